@@ -1,0 +1,110 @@
+/**
+ * Plain, frozen data read from gateway.yaml and routes/*.yaml after `${VAR}` substitution.
+ * Never holds functions; the compile step turns it into a Runtime.
+ * The published meta-schemas (schemas/*.schema.json) are the authoritative description.
+ */
+
+/** One endpoint, from one routes/<name>.yaml file. */
+export interface RouteSpec {
+  /** File the route was read from (for diagnostics). */
+  file: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Koa-router path, e.g. `/v1/models/:provider/:model`. */
+  path: string;
+  /** `key`: an API key is required; `none`: anonymous (rate limited per client address). */
+  auth: 'key' | 'none';
+  /** Error body style: `default` (SPEC 2.5) or `messages` (SPEC 2.6). */
+  envelope: 'default' | 'messages';
+  /** Accepted request content types (POST); the first is the canonical one. */
+  content_types: string[];
+  /** Named behaviour that serves the route: `model-call`, `list-models`, `get-model`, `upload-file`, `poll-job` ... */
+  handler: string;
+  /** Operation name used by model catalog and providers, e.g. `chat.completions`. */
+  operation: string;
+  /** Client text format codec (text operations only), e.g. `openai-chat`. */
+  surface?: string;
+  /** Name of the body field that asks for streaming (e.g. `stream`). */
+  stream_field?: string;
+  /** JSON Schema of the request body (JSON encoding). */
+  schema?: Record<string, unknown>;
+  /** JSON Schema for the fields of a multipart/form-data body, when accepted. */
+  multipart_schema?: Record<string, unknown>;
+  /** Short human description, shown by `gateway routes` and docs. */
+  summary?: string;
+}
+
+/** A provider: where and how to reach one upstream (or the built-in sandbox). */
+export interface ProviderSpec {
+  /** Named implementation: `sandbox`, `openai`, `anthropic`, `gemini`, `openai-responses`, ... */
+  type: string;
+  /** Default public base URL, written as the provider's official SDK expects it. */
+  base_url?: string;
+  /** Environment variable overriding base_url (default `<NAME>_BASE_URL`). */
+  base_url_env?: string;
+  /** Environment variable holding the key (default `<NAME>_API_KEY`). Unset = provider disabled. */
+  api_key_env?: string;
+  /** Extra headers sent on every upstream call. */
+  headers?: Record<string, string>;
+  /** Upstream timeout (ms). */
+  timeout_ms?: number;
+  /** Options of the named implementation (e.g. anthropic_version). */
+  options?: Record<string, unknown>;
+  /** Non-text operations: operation name -> mapping (issue 4 vocabulary). */
+  operations?: Record<string, Record<string, unknown>>;
+  display_name?: string;
+}
+
+/** One model of the catalog. */
+export interface ModelSpec {
+  /** Canonical id `<provider>/<model>`. */
+  id: string;
+  provider: string;
+  /** The provider's own model name (default: the part after the slash). */
+  upstream?: string;
+  name?: string;
+  description?: string;
+  created?: number;
+  owned_by?: string;
+  context_length?: number;
+  max_output_tokens?: number;
+  /** SPEC 4.1 paths the model serves, exactly as written there. */
+  endpoints: string[];
+  /** Extra capability tags (streaming, tools, vision, reasoning ...). */
+  capabilities?: string[];
+  /** Request parameters the model accepts; others are dropped before the upstream call. */
+  parameters?: string[];
+  /** USD per unit as decimal strings (OpenRouter keys: prompt, completion, request, image, ...). */
+  pricing?: Record<string, string>;
+  architecture?: Record<string, unknown>;
+  reasoning?: Record<string, unknown>;
+  per_request_limits?: Record<string, unknown> | null;
+  top_provider?: Record<string, unknown>;
+  /** Hidden models are callable but not listed in discovery. */
+  hidden?: boolean;
+}
+
+/** An API key declared in gateway.yaml (hash only, never the key). */
+export interface KeySpec {
+  name: string;
+  sha256: string;
+  /** Model id globs this key may call (default: all). */
+  models?: string[];
+  rpm?: number;
+  tpm?: number;
+  budget?: { usd: number; period: 'minute' | 'hour' | 'day' | 'month' | 'total' };
+}
+
+export interface GatewayConfig {
+  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean };
+  auth: { keys_env: string; keys: KeySpec[] };
+  limits: {
+    body_bytes: number;
+    anonymous_discovery: { requests: number; window_seconds: number };
+    fetch?: { allow_private: boolean; max_bytes: number; timeout_ms: number };
+  };
+  store: { url: string; on_error: 'open' | 'closed' };
+  files: { dir: string; default_provider: string; max_bytes: number };
+  realtime: { secret?: string; url_ttl_seconds: number };
+  providers: Record<string, ProviderSpec>;
+  models: ModelSpec[];
+}

@@ -1,0 +1,114 @@
+import type { Readable } from 'node:stream';
+import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
+import type { ModelSpec, ProviderSpec } from '../config/types.js';
+
+/** A stored upload (SPEC 4.16). Bytes live in the FileStore, not here. */
+export interface FileRecord {
+  id: string;
+  object: 'file';
+  bytes: number;
+  created_at: number;
+  filename: string;
+  mime_type: string;
+  purpose: string;
+  provider: string;
+  /** Hash of the API key that uploaded it: only that key may use the file. */
+  owner: string;
+  /** The provider's own file id, when the file was forwarded to its files API. */
+  provider_file_id?: string;
+}
+
+/** Where uploads are kept. */
+export interface FileStore {
+  put(record: Omit<FileRecord, 'id' | 'object' | 'created_at' | 'bytes'>, content: Uint8Array): Promise<FileRecord>;
+  /** The record, or undefined when missing or owned by another key. */
+  get(id: string, owner: string): Promise<FileRecord | undefined>;
+  read(id: string, owner: string): Promise<Uint8Array | undefined>;
+}
+
+/** Asynchronous jobs (video) kept by the gateway so clients can poll them later. */
+export interface JobStore {
+  save(job: JobRecord): Promise<void>;
+  get(id: string): Promise<JobRecord | undefined>;
+}
+
+export interface JobRecord {
+  id: string;
+  owner: string;
+  provider: string;
+  model: string;
+  status: 'queued' | 'in_progress' | 'completed' | 'failed';
+  created_at: number;
+  /** Provider-specific state needed to poll (upstream id, operation name ...). */
+  upstream?: Record<string, unknown>;
+  /** The client-facing result once completed. */
+  result?: Record<string, unknown>;
+  error?: { code: string; message: string } | null;
+}
+
+/** Signs and checks realtime WebSocket URLs served by the gateway itself. */
+export interface RealtimeSigner {
+  /** A URL of the gateway's own `/v1/realtime/ws` with a signed, expiring token. */
+  sign(claims: RealtimeClaims): { url: string; expiresAt: number; token: string };
+  /** The claims when the token is authentic and unexpired, else undefined. */
+  verify(token: string): RealtimeClaims | undefined;
+}
+
+export interface RealtimeClaims {
+  session: string;
+  model: string;
+  owner: string;
+  /** Unix seconds when the URL stops being accepted. */
+  exp: number;
+  max_duration_seconds: number;
+  max_budget_usd: number;
+}
+
+/** Services the engine hands to every provider operation. */
+export interface OperationServices {
+  files: FileStore;
+  jobs: JobStore;
+  realtime: RealtimeSigner;
+  /** Fetch a client-supplied URL safely (SSRF rules, size and time limits). */
+  fetchMedia(url: string, signal: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string }>;
+}
+
+/** Everything one provider call needs. */
+export interface OperationCall {
+  /** Operation name from the route, e.g. `embeddings`, `images.generations`. */
+  operation: string;
+  /** The validated client body. */
+  body: Record<string, unknown>;
+  model: ModelSpec;
+  providerName: string;
+  provider: ProviderSpec;
+  /** Resolved key for the provider (undefined for keyless providers such as the sandbox). */
+  apiKey?: string;
+  /** Resolved base URL. */
+  baseUrl?: string;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+  /** Hash of the calling gateway key: the owner of files and jobs. */
+  owner: string;
+  services: OperationServices;
+}
+
+/** What a non-text operation returns. */
+export type OperationResult =
+  | { kind: 'json'; body: Record<string, unknown>; status?: number; headers?: Record<string, string> }
+  | { kind: 'bytes'; contentType: string; body: Uint8Array | Readable; headers?: Record<string, string> };
+
+/** A provider's text generation, in the internal form. */
+export interface TextBackend {
+  complete(request: Conversation, call: OperationCall): Promise<InternalResponse>;
+  stream(request: Conversation, call: OperationCall): AsyncIterable<StreamEvent>;
+}
+
+/** A named provider implementation (`type:` in gateway.yaml). */
+export interface ProviderImplementation {
+  readonly type: string;
+  /** Text generation, when the provider does text. */
+  text?: TextBackend;
+  /** Non-text operations implemented natively (the sandbox) keyed by operation name. */
+  operations?: Record<string, (call: OperationCall) => Promise<OperationResult>>;
+}
