@@ -88,6 +88,8 @@ export interface OperationCall {
   baseUrl?: string;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /** Upstream timeout for this call (ms). */
+  timeoutMs: number;
   /** Hash of the calling gateway key: the owner of files and jobs. */
   owner: string;
   services: OperationServices;
@@ -111,4 +113,9 @@ export interface ProviderImplementation {
   text?: TextBackend;
   /** Non-text operations implemented natively (the sandbox) keyed by operation name. */
   operations?: Record<string, (call: OperationCall) => Promise<OperationResult>>;
+  /** Serves an accepted realtime WebSocket (signature already verified by the engine). */
+  openRealtime?: (socket: import('ws').WebSocket, claims: RealtimeClaims, upstream: RealtimeUpstream) => void;
 }
+
+/** What a realtime relay needs to reach its provider. */
+export interface RealtimeUpstream { providerName: string; provider: ProviderSpec; apiKey?: string; baseUrl?: string; upstreamModel: string }

@@ -1,0 +1,46 @@
+#!/usr/bin/env node
+import { parseArgs } from 'node:util';
+import { runLint } from './lint.js';
+import { runModels } from './models.js';
+import { runServe } from './serve.js';
+
+const USAGE = `Usage: gateway <command> [options]
+
+Commands:
+  serve  [--config FILE]                 start the gateway (default command)
+  lint   [FILE] [--format text|json]     check gateway.yaml and routes/*.yaml; exit 1 on errors
+  models [--config FILE] [--format text|json]  list every model with its status
+
+The config path comes from --config, else GATEWAY_CONFIG, else ./gateway.yaml.`;
+
+/** Entry point of `gateway serve | lint | models`. */
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const [command = 'serve', file] = positionals;
+  const configPath = file ?? values.config ?? process.env.GATEWAY_CONFIG ?? 'gateway.yaml';
+  const format = values.format === 'json' ? 'json' : 'text';
+  switch (command) {
+    case 'serve':
+      return runServe(configPath);
+    case 'lint':
+      return runLint(configPath, format);
+    case 'models':
+      return runModels(configPath, format);
+    default:
+      console.error(`unknown command '${command}'\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => { if (code !== -1) process.exitCode = code; },
+  (e: unknown) => { console.error((e as Error).message); process.exitCode = 1; },
+);

@@ -1,0 +1,19 @@
+/** A `data:<mime>;base64,<data>` URL split into its parts. */
+export interface DataUrl { mediaType: string; data: string }
+
+const DATA_URL = /^data:([^;,]+)((?:;[^;,]+)*);base64,(.*)$/s;
+
+/**
+ * Splits a base64 data URL (`data:image/png;base64,XXX`) as OpenAI image parts carry them.
+ * Returns undefined for any other URL (http(s), non-base64 data URLs).
+ */
+export function parseDataUrl(url: string): DataUrl | undefined {
+  const match = DATA_URL.exec(url);
+  if (!match) return undefined;
+  return { mediaType: match[1]!.toLowerCase(), data: match[3]! };
+}
+
+/** Builds the base64 data URL for inline bytes. */
+export function formatDataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
+}

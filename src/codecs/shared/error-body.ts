@@ -1,0 +1,71 @@
+import { isRecord, parseJson, readString } from './json.js';
+
+/** What a dialect extracts from an upstream error body. */
+export interface UpstreamErrorInfo { message: string; type?: string; code?: string | null }
+
+const MAX_MESSAGE_CHARS = 1000;
+
+/**
+ * Normalises an upstream error body of any shape into an object or text: strings and bytes that
+ * hold JSON are parsed, others are kept as (trimmed) text.
+ */
+export function coerceErrorBody(body: unknown): unknown {
+  let text: string | undefined;
+  if (typeof body === 'string') text = body;
+  else if (body instanceof Uint8Array) text = new TextDecoder().decode(body);
+  if (text === undefined) return body;
+  const parsed = parseJson(text);
+  return parsed === undefined ? text.trim() : parsed;
+}
+
+/**
+ * Reads the common error shapes: `{error:{message,type,code}}` (OpenAI and compatibles),
+ * `{type:'error', error:{type,message}}` (Anthropic), `{error:'text'}`, `{message}`, `{detail}`,
+ * and plain text. Falls back to `HTTP <status>` when nothing readable is present.
+ */
+export function readErrorBody(status: number, body: unknown): UpstreamErrorInfo {
+  const value = coerceErrorBody(body);
+  if (typeof value === 'string') {
+    return { message: value === '' ? `HTTP ${status}` : value.slice(0, MAX_MESSAGE_CHARS) };
+  }
+  if (!isRecord(value)) return { message: `HTTP ${status}` };
+  const error = value.error;
+  if (isRecord(error)) {
+    const message = readString(error.message) ?? `HTTP ${status}`;
+    const type = readString(error.type) ?? readString(error.status);
+    const rawCode = error.code;
+    const code = typeof rawCode === 'string' ? rawCode : typeof rawCode === 'number' ? String(rawCode) : null;
+    return { message: message.slice(0, MAX_MESSAGE_CHARS), ...(type ? { type } : {}), code };
+  }
+  if (typeof error === 'string') return { message: error.slice(0, MAX_MESSAGE_CHARS) };
+  const message = readString(value.message)
+    ?? readString(value.detail)
+    ?? (isRecord(value.detail) ? readString(value.detail.message) : undefined);
+  return { message: (message ?? `HTTP ${status}`).slice(0, MAX_MESSAGE_CHARS) };
+}
+
+const STATUS_BY_TYPE: Record<string, number> = {
+  invalid_request_error: 400,
+  authentication_error: 401,
+  billing_error: 402,
+  permission_error: 403,
+  not_found_error: 404,
+  request_too_large: 413,
+  rate_limit_error: 429,
+  insufficient_quota: 429,
+  tokens: 429,
+  requests: 429,
+  api_error: 500,
+  server_error: 500,
+  service_unavailable_error: 503,
+  timeout_error: 504,
+  overloaded_error: 529,
+};
+
+/**
+ * HTTP status implied by an upstream error `type` (Anthropic's documented pairs, OpenAI's common
+ * types); used for in-band stream errors, which carry no status of their own. Unknown: 502.
+ */
+export function statusForErrorType(type: string | undefined): number {
+  return (type && STATUS_BY_TYPE[type]) || 502;
+}

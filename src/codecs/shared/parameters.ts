@@ -1,0 +1,23 @@
+import type { DialectTarget } from '../codec.js';
+
+/**
+ * Whether the target model accepts a parameter, given under any of its names (e.g. `stop` and
+ * `stop_sequences`: catalogs list client-side names of either format).
+ * An empty `supportedParameters` set means the catalog lists none, which we read as
+ * "unrestricted" rather than "accepts nothing": a model without a `parameters` list still gets
+ * the client's sampling settings.
+ */
+export function allowsParameter(target: DialectTarget, ...names: string[]): boolean {
+  if (target.supportedParameters.size === 0) return true;
+  return names.some((name) => target.supportedParameters.has(name));
+}
+
+/** Whether the catalog lists the parameter explicitly (for non-standard extras like `top_k`). */
+export function listsParameter(target: DialectTarget, name: string): boolean {
+  return target.supportedParameters.has(name);
+}
+
+/** Clamps `value` into [min, max]. */
+export function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}

@@ -1,0 +1,93 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { upstreamNameOf } from '../config/model-name.js';
+import { crossCheck } from '../config/cross-check.js';
+import { hasErrors, type Diagnostic } from '../config/diagnostics.js';
+import type { Env } from '../config/env.js';
+import type { LoadedProject } from '../config/load-project.js';
+import type { GatewayConfig, RouteSpec } from '../config/types.js';
+import { buildCard, cacheBody, operationsOf } from './catalog.js';
+import { buildKeyRing } from './keys.js';
+import { implementationOf, providerTypeInfo, surfaces, vocabulary } from './registry.js';
+import type { CompiledRoute, ModelEntry, ResolvedProvider, Runtime } from './runtime.js';
+
+/** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
+export function compile(project: LoadedProject, env: Env = process.env): { runtime?: Runtime; diagnostics: Diagnostic[] } {
+  const diagnostics = [...project.diagnostics, ...crossCheck(project, vocabulary())];
+  if (hasErrors(diagnostics) || !project.config) return { diagnostics };
+  const config = project.config;
+  const routes = compileRoutes(project.routes);
+  const providers = resolveProviders(config, env);
+  const models = new Map<string, ModelEntry>();
+  for (const spec of config.models) {
+    const operations = operationsOf(spec, project.routes);
+    models.set(spec.id, Object.freeze({
+      spec,
+      provider: providers.get(spec.provider)!,
+      upstream: upstreamNameOf(spec),
+      operations: new Set(operations),
+      parameters: new Set(spec.parameters ?? []),
+      card: Object.freeze(buildCard(spec, operations)),
+    }));
+  }
+  const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);
+  const { keys, generatedKey } = buildKeyRing(config, env);
+  const runtime: Runtime = Object.freeze({
+    config,
+    routes,
+    models,
+    providers,
+    modelList: cacheBody({ object: 'list', data: visible.map((m) => m.card) }),
+    keys,
+    generatedKey,
+  });
+  return { runtime, diagnostics };
+}
+
+function compileRoutes(specs: readonly RouteSpec[]): CompiledRoute[] {
+  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false });
+  addFormats.default(ajv);
+  return specs.map((spec) => Object.freeze({
+    spec,
+    validate: spec.schema ? ajv.compile(spec.schema) : undefined,
+    validateMultipart: spec.multipart_schema ? ajv.compile(spec.multipart_schema) : undefined,
+    surface: spec.surface ? surfaces.get(spec.surface) : undefined,
+    payloadFields: payloadFieldsOf(spec),
+  }));
+}
+
+function resolveProviders(config: GatewayConfig, env: Env): Map<string, ResolvedProvider> {
+  const info = providerTypeInfo();
+  const out = new Map<string, ResolvedProvider>();
+  for (const [name, spec] of Object.entries(config.providers)) {
+    const envName = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+    const keyVar = spec.api_key_env ?? `${envName}_API_KEY`;
+    const urlVar = spec.base_url_env ?? `${envName}_BASE_URL`;
+    const apiKey = env[keyVar] || undefined;
+    const baseUrl = env[urlVar] || spec.base_url;
+    const needsKey = info.get(spec.type)?.needsKey ?? true;
+    out.set(name, Object.freeze({
+      name,
+      spec,
+      impl: implementationOf(spec.type)!,
+      apiKey,
+      baseUrl,
+      missing: needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,
+    }));
+  }
+  return out;
+}
+
+/** Fields of a route that are the request's payload rather than tunable parameters. */
+function payloadFieldsOf(spec: RouteSpec): Set<string> {
+  const fields = new Set<string>(['model', 'stream_options']);
+  if (spec.stream_field) fields.add(spec.stream_field);
+  const walk = (schema: unknown): void => {
+    if (!schema || typeof schema !== 'object') return;
+    const s = schema as { required?: unknown; anyOf?: unknown; oneOf?: unknown; allOf?: unknown };
+    if (Array.isArray(s.required)) for (const r of s.required) fields.add(String(r));
+    for (const group of [s.anyOf, s.oneOf, s.allOf]) if (Array.isArray(group)) group.forEach(walk);
+  };
+  walk(spec.schema);
+  return fields;
+}

@@ -1,0 +1,72 @@
+import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
+import { anthropicMessagesDialect, anthropicMessagesSurface } from '../codecs/anthropic-messages/index.js';
+import { geminiDialect } from '../codecs/gemini/index.js';
+import { openAiChatDialect, openAiChatSurface } from '../codecs/openai-chat/index.js';
+import { openAiResponsesDialect, openAiResponsesSurface } from '../codecs/openai-responses/index.js';
+import { researchSurface } from '../codecs/research/index.js';
+import { roboticsSurface } from '../codecs/robotics/index.js';
+import type { ProviderTypeInfo, Vocabulary } from '../config/vocabulary.js';
+import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
+import type { ProviderImplementation, TextBackend } from '../providers/types.js';
+import { createDialectBackend } from '../upstream/dialect-backend.js';
+
+/**
+ * Named behaviour: every name YAML may use (provider types, surfaces, handlers) and the
+ * TypeScript that implements it. Adding a dialect = one entry here, never per-model code.
+ */
+
+/** Client text formats, by the name route files use in `surface:`. */
+export const surfaces: ReadonlyMap<string, SurfaceCodec> = new Map(
+  [openAiChatSurface, anthropicMessagesSurface, openAiResponsesSurface, researchSurface, roboticsSurface].map((s) => [s.name, s]),
+);
+
+/** Upstream text wire formats, by provider `type`. */
+export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
+  [openAiChatDialect, anthropicMessagesDialect, geminiDialect, openAiResponsesDialect].map((d) => [d.name, d]),
+);
+
+const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, createDialectBackend(d)]));
+
+/** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
+export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job']);
+
+/** Mapping transports usable in YAML operation mappings. */
+export const transportNames: ReadonlySet<string> = new Set<string>();
+
+const anthropicOptions = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    anthropic_version: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+    default_max_tokens: { type: 'integer', minimum: 1 },
+    beta: { type: 'array', items: { type: 'string' } },
+  },
+};
+const openAiOptions = { type: 'object', additionalProperties: false, properties: { organization: { type: 'string' }, project: { type: 'string' } } };
+
+const sandbox: ProviderImplementation = { ...sandboxProvider, openRealtime: (socket, claims) => runSandboxRealtimeSession(socket, claims) };
+
+/** The implementation behind a provider type. */
+export function implementationOf(type: string): ProviderImplementation | undefined {
+  if (type === 'sandbox') return sandbox;
+  if (type === 'http') return { type };
+  const text = dialectBackends.get(type);
+  return text ? { type, text } : undefined;
+}
+
+/** What lint and compile may know about each provider type. */
+export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
+  const info = new Map<string, ProviderTypeInfo>();
+  info.set('sandbox', { text: true, operations: new Set(Object.keys(sandboxProvider.operations ?? {})), mappedOperations: false, needsKey: false });
+  info.set('http', { text: false, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema: { type: 'object' } });
+  for (const name of dialects.keys()) {
+    const optionsSchema = name === 'anthropic-messages' ? anthropicOptions : name.startsWith('openai') ? openAiOptions : { type: 'object' };
+    info.set(name, { text: true, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema });
+  }
+  return info;
+}
+
+/** The full vocabulary for config checks. */
+export function vocabulary(): Vocabulary {
+  return { providerTypes: providerTypeInfo(), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
+}

@@ -1,0 +1,62 @@
+import type { ValidateFunction } from 'ajv';
+import type { SurfaceCodec } from '../codecs/codec.js';
+import type { GatewayConfig, KeySpec, ModelSpec, ProviderSpec, RouteSpec } from '../config/types.js';
+import type { ProviderImplementation } from '../providers/types.js';
+
+/** A route with everything prepared at startup (like @koa/router's Layer). */
+export interface CompiledRoute {
+  readonly spec: RouteSpec;
+  /** The route's request validator, compiled once. */
+  readonly validate?: ValidateFunction;
+  readonly validateMultipart?: ValidateFunction;
+  /** Client text format, for text routes. */
+  readonly surface?: SurfaceCodec;
+  /**
+   * Body fields that are payload, not tunable parameters: `model`, required fields, fields of
+   * "at least one of" rules and the stream flag. Never dropped by a model's parameter list.
+   */
+  readonly payloadFields: ReadonlySet<string>;
+}
+
+/** A provider resolved against the environment. */
+export interface ResolvedProvider {
+  readonly name: string;
+  readonly spec: ProviderSpec;
+  readonly impl: ProviderImplementation;
+  readonly apiKey?: string;
+  readonly baseUrl?: string;
+  /** The environment variable that must be set before the provider can be used; undefined = enabled. */
+  readonly missing?: string;
+}
+
+/** A catalog model with its provider and derived sets. */
+export interface ModelEntry {
+  readonly spec: ModelSpec;
+  readonly provider: ResolvedProvider;
+  /** The provider's own model name. */
+  readonly upstream: string;
+  /** Operation names of the routes the model's endpoints point at. */
+  readonly operations: ReadonlySet<string>;
+  readonly parameters: ReadonlySet<string>;
+  /** SPEC 2.1 model card. */
+  readonly card: Readonly<Record<string, unknown>>;
+}
+
+/** A discovery answer serialized once, with its strong ETag. */
+export interface CachedBody { readonly body: string; readonly etag: string }
+
+/** An accepted gateway key: its sha256 (hex) and the limits that go with it. */
+export interface KeyEntry { readonly hash: Buffer; readonly spec: KeySpec }
+
+/** Everything the server needs, built from config at startup and then read-only. */
+export interface Runtime {
+  readonly config: GatewayConfig;
+  readonly routes: readonly CompiledRoute[];
+  readonly models: ReadonlyMap<string, ModelEntry>;
+  readonly providers: ReadonlyMap<string, ResolvedProvider>;
+  /** Public model list (enabled, not hidden), serialized once. */
+  readonly modelList: CachedBody;
+  readonly keys: readonly KeyEntry[];
+  /** Set when no key was configured and one was generated for this process. */
+  readonly generatedKey?: string;
+}

@@ -1,0 +1,40 @@
+import type { GatewayConfig } from './types.js';
+
+/** Values used where gateway.yaml says nothing. */
+export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
+  server: { host: '127.0.0.1', port: 8080, upstream_timeout_ms: 120_000, log_level: 'info', trust_proxy: false },
+  auth: { keys_env: 'GATEWAY_API_KEYS', keys: [] },
+  limits: {
+    body_bytes: 25 * 1024 * 1024,
+    anonymous_discovery: { requests: 120, window_seconds: 60 },
+    fetch: { allow_private: false, max_bytes: 20 * 1024 * 1024, timeout_ms: 15_000 },
+  },
+  store: { url: 'memory', on_error: 'open' },
+  files: { dir: '.gateway/files', default_provider: 'sandbox', max_bytes: 25 * 1024 * 1024 },
+  realtime: { url_ttl_seconds: 300 },
+};
+
+/** Fills defaults section by section (one level of nesting), without mutating the input. */
+export function applyDefaults(data: Record<string, unknown>): GatewayConfig {
+  const out: Record<string, unknown> = { ...data };
+  for (const [section, defaults] of Object.entries(configDefaults)) {
+    const given = (data[section] ?? {}) as Record<string, unknown>;
+    const merged: Record<string, unknown> = { ...(defaults as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(given)) {
+      const d = merged[k];
+      merged[k] = isPlainObject(d) && isPlainObject(v) ? { ...d, ...v } : v === '' && d !== undefined ? d : v;
+    }
+    out[section] = merged;
+  }
+  const server = out.server as Record<string, unknown>;
+  if (server.public_url === '') delete server.public_url;
+  const realtime = out.realtime as Record<string, unknown>;
+  if (realtime.secret === '') delete realtime.secret;
+  out.providers = data.providers ?? {};
+  out.models = data.models ?? [];
+  return out as unknown as GatewayConfig;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,59 @@
+import { readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { applyDefaults } from './defaults.js';
+import type { Diagnostic } from './diagnostics.js';
+import type { Env } from './env.js';
+import { checkAgainstMeta, metaSchema } from './meta-schema.js';
+import type { GatewayConfig, RouteSpec } from './types.js';
+import { readYamlSource, type YamlSource } from './yaml-source.js';
+
+/** A config project: gateway.yaml plus the routes/ folder beside it. */
+export interface LoadedProject {
+  configFile: string;
+  config?: GatewayConfig;
+  routes: RouteSpec[];
+  /** Parsed sources by file, for locating cross-reference findings. */
+  sources: Map<string, YamlSource>;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads gateway.yaml and routes/*.yaml with positions, substitutes `${VAR}`, checks both against
+ * the published meta-schemas and fills defaults. Pure data: no Koa, no network. Server and lint
+ * share this one loader.
+ */
+export function loadProject(configPath: string, env: Env = process.env): LoadedProject {
+  const configFile = resolve(configPath);
+  const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, YamlSource>();
+  const display = (f: string) => relative(process.cwd(), f) || f;
+
+  const main = readYamlSource(display(configFile), env, diagnostics);
+  sources.set(main.file, main);
+  let config: GatewayConfig | undefined;
+  if (main.data !== undefined) {
+    if (typeof main.data !== 'object' || main.data === null || Array.isArray(main.data)) {
+      diagnostics.push({ file: main.file, line: 1, col: 1, code: 'E_SCHEMA', severity: 'error', message: 'gateway.yaml must be a mapping' });
+    } else if (checkAgainstMeta(main, metaSchema('gateway'), diagnostics)) {
+      config = applyDefaults(main.data as Record<string, unknown>);
+    }
+  }
+
+  const routes: RouteSpec[] = [];
+  const routesDir = join(dirname(configFile), 'routes');
+  let routeFiles: string[] = [];
+  try {
+    routeFiles = readdirSync(routesDir).filter((f) => /\.ya?ml$/.test(f)).sort();
+  } catch {
+    diagnostics.push({ file: main.file, line: 1, col: 1, code: 'E_NO_ROUTES', severity: 'error', message: `no routes/ folder beside the config (${display(routesDir)})` });
+  }
+  for (const name of routeFiles) {
+    const src = readYamlSource(display(join(routesDir, name)), env, diagnostics);
+    sources.set(src.file, src);
+    if (src.data === undefined) continue;
+    if (checkAgainstMeta(src, metaSchema('route'), diagnostics)) {
+      routes.push(Object.freeze({ ...(src.data as Omit<RouteSpec, 'file'>), file: src.file }) as RouteSpec);
+    }
+  }
+  return { configFile, config, routes, sources, diagnostics };
+}

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Diagnostic } from './diagnostics.js';
+import { suggest } from './did-you-mean.js';
+import { locate, type YamlSource } from './yaml-source.js';
+
+import { packageRoot } from '../paths.js';
+
+const compiled = new Map<string, ValidateFunction>();
+
+/** A published meta-schema (schemas/<name>.schema.json), compiled once per process. */
+export function metaSchema(name: 'gateway' | 'route'): ValidateFunction {
+  let v = compiled.get(name);
+  if (!v) {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    v = ajv.compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8')) as object);
+    compiled.set(name, v);
+  }
+  return v;
+}
+
+/** Validates a source's data against a meta-schema, reporting each finding at its place. */
+export function checkAgainstMeta(source: YamlSource, validate: ValidateFunction, diagnostics: Diagnostic[]): boolean {
+  if (validate(source.data)) return true;
+  for (const err of pruneErrors(validate.errors ?? [])) diagnostics.push(toDiagnostic(source, err));
+  return false;
+}
+
+/** Drops the noise ajv adds around a real finding (anyOf/if wrappers). */
+function pruneErrors(errs: ErrorObject[]): ErrorObject[] {
+  const meaningful = errs.filter((e) => !['anyOf', 'oneOf', 'if', '$ref'].includes(e.keyword));
+  return meaningful.length > 0 ? meaningful : errs;
+}
+
+function toDiagnostic(source: YamlSource, err: ErrorObject): Diagnostic {
+  const path = err.instancePath.split('/').slice(1).map(decodePointer);
+  const where = (p: Array<string | number>, key = false) => ({ file: source.file, ...locate(source, p, key), severity: 'error' as const });
+  const at = pathLabel(path);
+  switch (err.keyword) {
+    case 'additionalProperties': {
+      const extra = String((err.params as { additionalProperty: string }).additionalProperty);
+      const known = Object.keys(((err.parentSchema as { properties?: object }).properties) ?? {});
+      const hint = suggest(extra, known);
+      return { ...where([...path, extra], true), code: 'E_UNKNOWN_KEY', message: `unknown key '${extra}'${at ? ` in ${at}` : ''}${hint ? `; did you mean '${hint}'?` : `; allowed: ${known.join(', ')}`}` };
+    }
+    case 'required': {
+      const missing = String((err.params as { missingProperty: string }).missingProperty);
+      return { ...where(path), code: 'E_MISSING_KEY', message: `missing required key '${missing}'${at ? ` in ${at}` : ''}` };
+    }
+    case 'pattern':
+      if (path.includes('pricing')) return { ...where(path), code: 'E_BAD_PRICE', message: `${at}: price must be a plain decimal string of USD per unit, e.g. "0.0000025"` };
+      return { ...where(path), code: 'E_SCHEMA', message: `${at}: must match ${String((err.params as { pattern: string }).pattern)}` };
+    case 'type':
+      if (path.includes('pricing')) return { ...where(path), code: 'E_BAD_PRICE', message: `${at}: price must be a quoted decimal string, e.g. "0.0000025"` };
+      return { ...where(path), code: 'E_SCHEMA', message: `${at || 'file'}: ${err.message ?? 'has the wrong type'}` };
+    case 'enum': {
+      const allowed = (err.params as { allowedValues: unknown[] }).allowedValues.map(String);
+      return { ...where(path), code: 'E_SCHEMA', message: `${at}: must be one of ${allowed.join(', ')}` };
+    }
+    default:
+      return { ...where(path), code: 'E_SCHEMA', message: `${at || 'file'}: ${err.message ?? 'is invalid'}` };
+  }
+}
+
+function decodePointer(seg: string): string | number {
+  const s = seg.replace(/~1/g, '/').replace(/~0/g, '~');
+  return /^\d+$/.test(s) ? Number(s) : s;
+}
+
+/** `models[3].pricing` style label of a data path. */
+export function pathLabel(path: ReadonlyArray<string | number>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}

@@ -1,0 +1,85 @@
+import Router from '@koa/router';
+import Koa, { type Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { RuntimeStore } from '../compile/runtime-store.js';
+import type { CompiledRoute } from '../compile/runtime.js';
+import { errors } from '../errors/gateway-error.js';
+import { getModel, limitAnonymous, listModels } from './handlers/discovery.js';
+import { modelCall } from './handlers/model-call.js';
+import { pollJob } from './handlers/poll-job.js';
+import { uploadFile } from './handlers/upload-file.js';
+import type { SharedServices } from './services.js';
+import type { AppState } from './state.js';
+import { authenticate } from './steps/authenticate.js';
+import { errorBoundary } from './steps/error-boundary.js';
+import { parseBody } from './steps/parse-body.js';
+import { validateBody } from './steps/validate.js';
+import { requestContext } from './request-context.js';
+
+type Handler = (shared: SharedServices) => Middleware<AppState>;
+
+/** Route handlers by the name route files give in `handler:`. */
+const handlers: Record<string, Handler> = {
+  'model-call': () => (ctx) => modelCall(ctx),
+  'list-models': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); listModels(ctx); },
+  'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
+  'upload-file': () => (ctx) => uploadFile(ctx),
+  'poll-job': () => (ctx) => pollJob(ctx),
+};
+
+/**
+ * Builds the Koa app from the runtime: one router entry per route file, each a fixed chain of
+ * steps prepared at startup (context, auth, body, validation, handler).
+ */
+export function createApp(store: RuntimeStore, shared: SharedServices, logger: Logger): Koa<AppState> {
+  const runtime = store.current();
+  const app = new Koa<AppState>();
+  app.proxy = runtime.config.server.trust_proxy;
+  app.silent = true;
+  app.use(errorBoundary(logger));
+  app.use(accessLog(logger));
+  const router = new Router<AppState>();
+  for (const route of runtime.routes) {
+    const steps = stepsOf(route, store, shared);
+    router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
+  }
+  app.use(router.routes());
+  app.use(notFound(runtime.routes));
+  return app;
+}
+
+function stepsOf(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState>[] {
+  const { config } = store.current();
+  const steps: Middleware<AppState>[] = [requestContext(route, store, shared)];
+  if (route.spec.auth === 'key') steps.push(authenticate);
+  if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
+  const handler = handlers[route.spec.handler];
+  if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
+  steps.push(handler(shared));
+  return steps;
+}
+
+/** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */
+function notFound(routes: readonly CompiledRoute[]): Middleware<AppState> {
+  const matchers = routes.map((r) => ({ method: r.spec.method, re: new RegExp(`^${r.spec.path.replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`) }));
+  return async (ctx) => {
+    if (ctx.status !== 404 || ctx.body !== undefined) return;
+    const allowed = matchers.filter((m) => m.re.test(ctx.path)).map((m) => m.method);
+    if (allowed.length > 0) throw errors.methodNotAllowed(ctx.method, ctx.path, [...new Set(allowed)].join(', '));
+    throw errors.routeNotFound(ctx.method, ctx.path);
+  };
+}
+
+/** One log line per request: no headers, no bodies, so no keys. */
+function accessLog(logger: Logger): Middleware<AppState> {
+  return async (ctx, next) => {
+    const start = performance.now();
+    try {
+      await next();
+    } finally {
+      if (logger.isLevelEnabled('info')) {
+        logger.info({ id: ctx.state.gw?.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start) }, 'request');
+      }
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import type { GatewayError } from '../errors/gateway-error.js';
+
+/** The rendered form of an error: the only place error bodies are written. */
+export interface RenderedError { status: number; headers: Record<string, string>; body: Record<string, unknown> }
+
+/** Error body styles route files can name in `envelope:`. */
+export type EnvelopeStyle = 'default' | 'messages';
+
+// The messages format has no `upstream_error`; 5xx failures read as api_error there.
+const messagesTypes: Record<string, string> = { upstream_error: 'api_error' };
+
+/** Renders an error in the route's envelope style (SPEC 2.5 default, 2.6 messages). */
+export function renderError(error: GatewayError, style: EnvelopeStyle): RenderedError {
+  const headers = { ...(error.headers ?? {}) };
+  if (style === 'messages') {
+    return {
+      status: error.status,
+      headers,
+      body: {
+        type: 'error',
+        error: {
+          type: messagesTypes[error.type] ?? error.type,
+          message: error.message,
+          code: error.code,
+          ...(error.details ? { details: error.details } : {}),
+        },
+      },
+    };
+  }
+  return {
+    status: error.status,
+    headers,
+    body: { error: { message: error.message, type: error.type, code: error.code, ...(error.details ? { details: error.details } : {}) } },
+  };
+}

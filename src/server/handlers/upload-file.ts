@@ -1,0 +1,50 @@
+import { readFile, rm } from 'node:fs/promises';
+import type { ParameterizedContext } from 'koa';
+import { errors } from '../../errors/gateway-error.js';
+import type { FileRecord } from '../../providers/types.js';
+import type { AppState } from '../state.js';
+
+/**
+ * POST /v1/files in either encoding (SPEC 4.16): multipart `file` part or JSON
+ * `content_base64`. Defaults: filename `upload.bin`, mime type `application/octet-stream`,
+ * purpose `user_upload`, provider from `files.default_provider`. The gateway keeps the bytes;
+ * a provider with a `files` operation also receives them and its file id is recorded.
+ */
+export async function uploadFile(ctx: ParameterizedContext<AppState>): Promise<void> {
+  const gw = ctx.state.gw;
+  const { config } = gw.runtime;
+  const fields = gw.body;
+  let content: Uint8Array;
+  let filename: string;
+  let mimeType: string;
+  if (gw.files !== undefined) {
+    const part = gw.files.find((f) => f.field === 'file');
+    try {
+      if (!part) throw errors.validation('Invalid request: file is required.', [{ field: 'file', rule: 'required', message: 'file is required' }]);
+      content = new Uint8Array(await readFile(part.path));
+    } finally {
+      await Promise.all(gw.files.map((f) => rm(f.path, { force: true })));
+    }
+    filename = part.filename;
+    mimeType = part.mimeType;
+  } else {
+    content = Buffer.from(String(fields.content_base64), 'base64');
+    filename = typeof fields.filename === 'string' ? fields.filename : 'upload.bin';
+    mimeType = typeof fields.mime_type === 'string' ? fields.mime_type : 'application/octet-stream';
+  }
+  if (content.byteLength > config.files.max_bytes) throw errors.bodyTooLarge(config.files.max_bytes);
+  const providerName = typeof fields.provider === 'string' ? fields.provider : config.files.default_provider;
+  const provider = gw.runtime.providers.get(providerName);
+  if (!provider) throw errors.invalidRequest(`Unknown provider '${providerName}' for file upload.`, 'unknown_provider', { provider: providerName });
+  if (provider.missing) throw errors.providerNotConfigured(provider.name, provider.missing);
+  const purpose = typeof fields.purpose === 'string' ? fields.purpose : 'user_upload';
+  const record = await gw.services.files.put({ filename, mime_type: mimeType, purpose, provider: providerName, owner: gw.owner }, content);
+  ctx.status = 200;
+  ctx.body = publicRecord(record);
+}
+
+/** The record as clients see it (the owner hash stays inside the gateway). */
+export function publicRecord(record: FileRecord): Record<string, unknown> {
+  const { owner: _owner, ...visible } = record;
+  return { ...visible, status: 'uploaded' };
+}

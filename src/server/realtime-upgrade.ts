@@ -1,0 +1,33 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { RuntimeStore } from '../compile/runtime-store.js';
+import { createRealtimeSigner, REALTIME_WS_PATH } from '../store/realtime-signer.js';
+
+/**
+ * Accepts WebSocket upgrades on the gateway's realtime path. The signed token is checked
+ * before anything else happens: a tampered or expired URL gets a plain 401 and no socket, and
+ * no upstream connection is ever opened for it.
+ */
+export function attachRealtime(server: Server, store: RuntimeStore, secret: string): WebSocketServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+  const verifier = createRealtimeSigner(secret, 'http://localhost');
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, 404, 'Not Found');
+    const claims = verifier.verify(url.searchParams.get('token') ?? '');
+    if (!claims) return refuse(socket, 401, 'Unauthorized');
+    const entry = store.current().models.get(claims.model);
+    const open = entry?.provider.impl.openRealtime;
+    if (!entry || !open) return refuse(socket, 404, 'Not Found');
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
+    });
+  });
+  return wss;
+}
+
+function refuse(socket: Duplex, status: number, text: string): void {
+  const body = JSON.stringify({ error: { message: status === 401 ? 'Invalid or expired realtime session URL.' : 'Not found.', type: status === 401 ? 'authentication_error' : 'not_found_error', code: status === 401 ? 'invalid_session_token' : 'not_found' } });
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { CompiledRoute } from '../compile/runtime.js';
+import type { RuntimeStore } from '../compile/runtime-store.js';
+import { createRealtimeSigner } from '../store/realtime-signer.js';
+import type { AppState } from './state.js';
+import type { SharedServices } from './services.js';
+
+/**
+ * First step of every route: captures the current runtime once, gives the request an id and
+ * an AbortController that fires when the client goes away before the answer is complete.
+ */
+export function requestContext(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState> {
+  return async (ctx, next) => {
+    const runtime = store.current();
+    const requestId = ctx.get('x-request-id').slice(0, 128) || `req_${randomUUID().replace(/-/g, '')}`;
+    const abort = new AbortController();
+    ctx.res.once('close', () => {
+      if (!ctx.res.writableFinished) abort.abort();
+    });
+    const base = runtime.config.server.public_url ?? `${ctx.protocol}://${ctx.host}`;
+    ctx.state.gw = {
+      runtime,
+      route: runtime.routes.find((r) => r.spec === route.spec) ?? route,
+      services: { files: shared.files, jobs: shared.jobs, fetchMedia: shared.fetchMedia, realtime: createRealtimeSigner(shared.realtimeSecret, base) },
+      requestId,
+      abort,
+      owner: '',
+      body: {},
+    };
+    ctx.set('x-request-id', requestId);
+    await next();
+  };
+}

@@ -1,0 +1,56 @@
+import type { CompiledRoute, ModelEntry } from '../compile/runtime.js';
+import { errors } from '../errors/gateway-error.js';
+import type { OperationCall } from '../providers/types.js';
+import type { GatewayState } from './state.js';
+
+/** Finds the model a body names and checks it can serve the route's operation. */
+export function resolveModel(gw: GatewayState): ModelEntry {
+  const id = gw.body.model;
+  const entry = typeof id === 'string' ? gw.runtime.models.get(id) : undefined;
+  if (!entry) throw errors.unknownModel(String(id));
+  if (!entry.operations.has(gw.route.spec.operation)) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
+  if (entry.provider.missing) throw errors.providerNotConfigured(entry.provider.name, entry.provider.missing);
+  return entry;
+}
+
+// Fields the gateway itself acts on; a provider never sees them.
+const GATEWAY_FIELDS = new Set(['max_budget_usd']);
+
+/**
+ * Splits off the body fields the model does not accept. Payload fields (model, required
+ * fields, the stream flag) are always kept; a model that lists no parameters accepts all.
+ */
+export function dropUnsupported(body: Record<string, unknown>, entry: ModelEntry, route: CompiledRoute): { body: Record<string, unknown>; dropped: string[] } {
+  if (entry.parameters.size === 0) return { body, dropped: [] };
+  const dropped: string[] = [];
+  const kept: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (entry.parameters.has(k) || route.payloadFields.has(k) || GATEWAY_FIELDS.has(k)) kept[k] = v;
+    else dropped.push(k);
+  }
+  return dropped.length === 0 ? { body, dropped } : { body: kept, dropped };
+}
+
+/** Removes gateway-only fields before a body is forwarded as is. */
+export function stripGatewayFields(body: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.keys(body).some((k) => GATEWAY_FIELDS.has(k))) return body;
+  return Object.fromEntries(Object.entries(body).filter(([k]) => !GATEWAY_FIELDS.has(k)));
+}
+
+/** The provider call for one request. */
+export function buildCall(gw: GatewayState, entry: ModelEntry, body: Record<string, unknown>): OperationCall {
+  const p = entry.provider;
+  return {
+    operation: gw.route.spec.operation,
+    body,
+    model: entry.spec,
+    providerName: p.name,
+    provider: p.spec,
+    apiKey: p.apiKey,
+    baseUrl: p.baseUrl,
+    signal: gw.abort.signal,
+    timeoutMs: p.spec.timeout_ms ?? gw.runtime.config.server.upstream_timeout_ms,
+    owner: gw.owner,
+    services: gw.services,
+  };
+}

@@ -1,0 +1,26 @@
+import type { CompiledRoute, KeyEntry, Runtime } from '../compile/runtime.js';
+import type { OperationServices } from '../providers/types.js';
+
+/** Typed per-request state, kept in `ctx.state.gw` and nowhere else. */
+export interface GatewayState {
+  /** The runtime captured when the request arrived (a reload never changes it mid-request). */
+  runtime: Runtime;
+  route: CompiledRoute;
+  services: OperationServices;
+  requestId: string;
+  /** Aborted when the client goes away before the response is finished. */
+  abort: AbortController;
+  /** The authenticated key, on key routes. */
+  key?: KeyEntry;
+  /** Hex sha256 of the calling key: owner of files and jobs ('' when anonymous). */
+  owner: string;
+  /** The parsed, validated JSON body (or multipart fields). */
+  body: Record<string, unknown>;
+  /** Uploaded multipart files (path on disk, name, type, size). */
+  files?: UploadedFile[];
+}
+
+export interface UploadedFile { field: string; path: string; filename: string; mimeType: string; size: number }
+
+/** Koa state shape of this app. */
+export interface AppState { gw: GatewayState }

@@ -1,0 +1,46 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import { GatewayError, errors } from '../../errors/gateway-error.js';
+import { renderError, type EnvelopeStyle } from '../envelope.js';
+
+/**
+ * Outermost step: every failure becomes the route's envelope. Unknown errors are logged
+ * (message only, no secrets) and answered as a bare 500: no stack trace ever reaches a client.
+ */
+export function errorBoundary(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (e) {
+      const style: EnvelopeStyle = ctx.state.gw?.route?.spec.envelope ?? (ctx.path.startsWith('/v1/messages') ? 'messages' : 'default');
+      const err = toGatewayError(e);
+      if (err.status >= 500 && !(e instanceof GatewayError)) {
+        logger.error({ requestId: ctx.state.gw?.requestId, path: ctx.path, err: { message: (e as Error)?.message } }, 'unhandled error');
+      }
+      if (ctx.headerSent || !ctx.writable) return;
+      const rendered = renderError(err, style);
+      ctx.status = rendered.status;
+      ctx.set(rendered.headers);
+      ctx.body = rendered.body;
+    }
+  };
+}
+
+/** Maps library errors (koa-body, Koa) onto the documented set. */
+function toGatewayError(e: unknown): GatewayError {
+  if (e instanceof GatewayError) return e;
+  const err = e as { status?: number; statusCode?: number; type?: string; limit?: number; message?: string; httpCode?: number };
+  const status = err.status ?? err.statusCode ?? err.httpCode;
+  if (status === 413 || err.type === 'entity.too.large') return errors.bodyTooLarge(err.limit ?? 0);
+  if (status === 400 && (err.type === 'entity.parse.failed' || /JSON|Unexpected|invalid/i.test(err.message ?? ''))) {
+    return errors.malformedJson(sanitize(err.message ?? 'parse error'));
+  }
+  if (status === 415) return errors.invalidRequest('Unsupported content type.', 'unsupported_media_type');
+  if (status && status >= 400 && status < 500) return errors.invalidRequest(sanitize(err.message ?? 'Bad request.'));
+  return errors.internal();
+}
+
+// Library messages can quote parts of the body; keep them short and single-line.
+function sanitize(message: string): string {
+  return message.split('\n')[0]!.slice(0, 200);
+}

@@ -1,0 +1,76 @@
+import type { DialectCodec, DialectRequest, DialectTarget } from '../codecs/codec.js';
+import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
+import { upstreamNameOf } from '../config/model-name.js';
+import { errors } from '../errors/gateway-error.js';
+import type { OperationCall, TextBackend } from '../providers/types.js';
+import { mapTransportError, readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
+import { readSse } from './sse.js';
+
+/** What a dialect is told about the model it encodes for. */
+export function targetOf(call: OperationCall): DialectTarget {
+  return {
+    upstreamModel: upstreamNameOf(call.model),
+    supportedParameters: new Set(call.model.parameters ?? []),
+    options: call.provider.options ?? {},
+  };
+}
+
+/** Sends a dialect request with the provider's key and headers; non-2xx becomes a GatewayError. */
+export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequest, call: OperationCall): Promise<UpstreamResponse> {
+  if (!call.baseUrl) throw errors.providerNotConfigured(call.providerName, `${call.providerName.toUpperCase()}_BASE_URL`);
+  const res = await sendUpstream({
+    provider: call.providerName,
+    url: joinUrl(call.baseUrl, req.path),
+    headers: {
+      'content-type': 'application/json',
+      ...(call.provider.headers ?? {}),
+      ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
+      ...(req.headers ?? {}),
+    },
+    body: JSON.stringify(req.body),
+    signal: call.signal,
+    timeoutMs: call.timeoutMs,
+  });
+  if (res.status >= 400) {
+    const body = await readBody(res);
+    throw upstreamFailure(call.providerName, res.status, res.headers, dialect.decodeError(res.status, body));
+  }
+  return res;
+}
+
+/** Joins a base URL and a path without doubling or losing slashes. */
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
+}
+
+/** A TextBackend that speaks one upstream wire format over HTTP. */
+export function createDialectBackend(dialect: DialectCodec): TextBackend {
+  return {
+    async complete(request: Conversation, call: OperationCall): Promise<InternalResponse> {
+      const req = dialect.encodeRequest({ ...request, stream: false }, targetOf(call));
+      const res = await sendDialectRequest(dialect, req, call);
+      let body: unknown;
+      try {
+        body = await res.body.json();
+      } catch (e) {
+        throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+      }
+      return dialect.decodeResponse(body, request);
+    },
+    async *stream(request: Conversation, call: OperationCall): AsyncIterable<StreamEvent> {
+      const req = dialect.encodeRequest({ ...request, stream: true }, targetOf(call));
+      const res = await sendDialectRequest(dialect, req, call);
+      const decoder = dialect.createStreamDecoder(request);
+      try {
+        for await (const frame of readSse(res.body)) {
+          for (const ev of decoder.decode(frame)) yield ev;
+        }
+      } catch (e) {
+        throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+      } finally {
+        if (!res.body.destroyed) res.body.destroy();
+      }
+      for (const ev of decoder.end()) yield ev;
+    },
+  };
+}
