@@ -98,7 +98,8 @@ export interface InternalResponse {
 /** What a streamed block is when it starts. */
 export type BlockStart =
   | { type: 'text' }
-  | { type: 'tool_call'; id: string; name: string }
+  /** `signature`: Gemini thoughtSignature of the call (copy it into ToolCallPart.signature). */
+  | { type: 'tool_call'; id: string; name: string; signature?: string }
   | { type: 'thinking' }
   | { type: 'redacted_thinking'; data: string };
 

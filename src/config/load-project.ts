@@ -7,7 +7,7 @@ import { checkAgainstMeta, metaSchema } from './meta-schema.js';
 import type { GatewayConfig, RouteSpec } from './types.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 
-/** A config project: gateway.yaml plus the routes/ folder beside it. */
+/** A config project: gateway.yaml plus its routes folder (`routes:` key, default routes/ beside it). */
 export interface LoadedProject {
   configFile: string;
   config?: GatewayConfig;
@@ -40,7 +40,8 @@ export function loadProject(configPath: string, env: Env = process.env): LoadedP
   }
 
   const routes: RouteSpec[] = [];
-  const routesDir = join(dirname(configFile), 'routes');
+  const routesSetting = (main.data as { routes?: unknown } | undefined)?.routes;
+  const routesDir = resolve(dirname(configFile), typeof routesSetting === 'string' ? routesSetting : 'routes');
   let routeFiles: string[] = [];
   try {
     routeFiles = readdirSync(routesDir).filter((f) => /\.ya?ml$/.test(f)).sort();
@@ -52,7 +53,7 @@ export function loadProject(configPath: string, env: Env = process.env): LoadedP
     sources.set(src.file, src);
     if (src.data === undefined) continue;
     if (checkAgainstMeta(src, metaSchema('route'), diagnostics)) {
-      routes.push(Object.freeze({ ...(src.data as Omit<RouteSpec, 'file'>), file: src.file }) as RouteSpec);
+      routes.push(Object.freeze({ content_types: ['application/json'], ...(src.data as Omit<RouteSpec, 'file'>), file: src.file }) as RouteSpec);
     }
   }
   return { configFile, config, routes, sources, diagnostics };

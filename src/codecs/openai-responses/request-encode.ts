@@ -8,8 +8,8 @@ import { encodeTextFormat, encodeToolChoice, encodeTools } from './tools.js';
 /**
  * Internal form -> POST {base}/responses (base like the OpenAI SDK's, ending in /v1).
  * Settings the model does not list in `target.supportedParameters` are not sent. The gateway is
- * stateless, so `store` is false unless the provider option `store: true` says otherwise; reasoning
- * models then get `include: ["reasoning.encrypted_content"]` so reasoning can be passed back.
+ * stateless, so `store` is always false; reasoning models then get
+ * `include: ["reasoning.encrypted_content"]` so their reasoning can be passed back next turn.
  * Responses streams always end with usage in response.completed, so no stream option is needed.
  */
 export function encodeResponsesDialectRequest(request: Conversation, target: DialectTarget): DialectRequest {
@@ -28,11 +28,10 @@ export function encodeResponsesDialectRequest(request: Conversation, target: Dia
   if (request.responseFormat !== undefined && supportsSetting(target, 'responseFormat')) body.text = encodeTextFormat(request.responseFormat);
   if (request.user !== undefined && supportsSetting(target, 'user')) body.user = request.user;
   if (request.metadata !== undefined && supportsSetting(target, 'metadata')) body.metadata = encodeMetadata(request.metadata);
-  const store = target.options.store === true;
-  body.store = store;
+  body.store = false;
   // A model that accepts `reasoning` is a reasoning model: ask for the encrypted reasoning so a
   // stateless follow-up turn can pass it back (https://platform.openai.com/docs/guides/reasoning).
-  if (!store && supportsSetting(target, 'reasoning') && request.reasoning?.effort !== 'none') body.include = ['reasoning.encrypted_content'];
+  if (supportsSetting(target, 'reasoning') && request.reasoning?.effort !== 'none') body.include = ['reasoning.encrypted_content'];
   if (request.stream) body.stream = true;
   return { path: '/responses', body };
 }

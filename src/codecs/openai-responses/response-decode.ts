@@ -35,18 +35,18 @@ export function decodeResponsesDialectResponse(body: unknown, request: Conversat
     model: asString(response.model) ?? request.model,
     created: asNumber(response.created_at) ?? Math.floor(Date.now() / 1000),
     content,
-    finishReason: decodeFinishReason(response, content, refused),
+    finishReason: decodeFinishReason(response, content.some((p) => p.type === 'tool_call'), refused),
     usage: decodeResponsesUsage(response.usage),
   };
 }
 
 /** Status (and incomplete_details.reason) -> internal finish reason. */
-export function decodeFinishReason(response: JsonObject, content: Part[], refused: boolean): FinishReason {
+export function decodeFinishReason(response: JsonObject, hasToolCalls: boolean, refused: boolean): FinishReason {
   if (response.status === 'incomplete') {
     return asObject(response.incomplete_details).reason === 'content_filter' ? 'content_filter' : 'length';
   }
   if (response.status === 'failed' || response.status === 'cancelled') return 'error';
-  if (content.some((p) => p.type === 'tool_call')) return 'tool_calls';
+  if (hasToolCalls) return 'tool_calls';
   return refused ? 'refusal' : 'stop';
 }
 

@@ -1,4 +1,5 @@
 import type { DialectTarget } from '../codec.js';
+import { allowsParameter } from '../shared/parameters.js';
 
 /**
  * The catalog's `parameters` list uses client-facing names (SPEC field names, OpenRouter style).
@@ -23,7 +24,10 @@ export const PARAMETER_ALIASES = {
 /** An internal setting whose sending depends on the model's supported parameters. */
 export type FilteredSetting = keyof typeof PARAMETER_ALIASES;
 
-/** True when the model accepts the setting under any of its client-facing names. */
+/**
+ * True when the model accepts the setting under any of its client-facing names. An empty set
+ * (catalog lists no parameters) reads as unrestricted, like every other dialect (shared/parameters).
+ */
 export function supportsSetting(target: DialectTarget, setting: FilteredSetting): boolean {
-  return PARAMETER_ALIASES[setting].some((name) => target.supportedParameters.has(name));
+  return allowsParameter(target, ...PARAMETER_ALIASES[setting]);
 }

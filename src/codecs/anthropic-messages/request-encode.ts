@@ -1,0 +1,138 @@
+/**
+ * Internal Conversation -> Anthropic Messages request (the anthropic-messages dialect).
+ * Reference: https://docs.anthropic.com/en/api/messages; mapping rules of PROVIDERS.md section 3.
+ *
+ * Provider options read (gateway.yaml `providers.<name>.options`):
+ * - `anthropic_version` (default `2023-06-01`): sent as the `anthropic-version` header. Under
+ *   `2026-10-21` temperature, top_p and top_k are removed from the API (each a 400), so they are
+ *   never sent.
+ * - `default_max_tokens` (default 4096): `max_tokens` is required; used when the client set none.
+ * - `beta`: names sent in the `anthropic-beta` header.
+ * - `thinking_mode`: `adaptive` (default) or `budget`, see thinking-config.ts.
+ */
+import type { DialectRequest, DialectTarget } from '../codec.js';
+import type { Conversation, Message } from '../internal.js';
+import { allowsParameter, clamp } from '../shared/parameters.js';
+import { encodeAssistantBlock, encodeImageBlock, encodeTextBlock, encodeToolResultBlock } from './content-blocks.js';
+import { encodeReasoning } from './thinking-config.js';
+import type { AnthropicMessageParam, AnthropicOutputConfig, AnthropicTool, AnthropicToolChoice, ContentBlock } from './wire-types.js';
+
+/** The API version sent when the provider sets none. */
+export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
+/** The version that removed temperature, top_p and top_k. */
+const VERSION_WITHOUT_SAMPLING = '2026-10-21';
+const DEFAULT_MAX_TOKENS = 4096;
+
+/** The `anthropic-version` (and `anthropic-beta`) headers for the provider's options. */
+export function versionHeaders(options: Readonly<Record<string, unknown>>): Record<string, string> {
+  const version = typeof options.anthropic_version === 'string' ? options.anthropic_version : DEFAULT_ANTHROPIC_VERSION;
+  const beta = Array.isArray(options.beta) ? options.beta.filter((b): b is string => typeof b === 'string') : [];
+  return { 'anthropic-version': version, ...(beta.length > 0 ? { 'anthropic-beta': beta.join(',') } : {}) };
+}
+
+/** Builds the upstream request; sampling parameters the model does not list are left out. */
+export function encodeMessagesRequest(conversation: Conversation, target: DialectTarget): DialectRequest {
+  const headers = versionHeaders(target.options);
+  const configured = target.options.default_max_tokens;
+  const maxTokens = conversation.maxOutputTokens ?? (typeof configured === 'number' && configured >= 1 ? configured : DEFAULT_MAX_TOKENS);
+  const body: Record<string, unknown> = { model: target.upstreamModel, max_tokens: maxTokens, messages: encodeMessages(conversation.messages) };
+
+  const system = conversation.system.filter((text) => text !== '');
+  if (system.length === 1) body.system = system[0];
+  else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
+
+  if (conversation.tools && conversation.tools.length > 0) {
+    body.tools = conversation.tools.map((tool): AnthropicTool => ({
+      name: tool.name,
+      ...(tool.description !== undefined ? { description: tool.description } : {}),
+      input_schema: { type: 'object', ...tool.parameters },
+      ...(tool.strict ? { strict: true } : {}),
+    }));
+    const choice = encodeToolChoice(conversation);
+    if (choice) body.tool_choice = choice;
+  }
+  if (conversation.stop && conversation.stop.length > 0 && allowsParameter(target, 'stop', 'stop_sequences')) body.stop_sequences = conversation.stop;
+
+  const reasoning = allowsParameter(target, 'reasoning', 'reasoning_effort', 'thinking')
+    ? encodeReasoning(conversation.reasoning, target.options.thinking_mode, maxTokens)
+    : {};
+  if (reasoning.thinking) body.thinking = reasoning.thinking;
+  const outputConfig: AnthropicOutputConfig = {};
+  if (reasoning.effort) outputConfig.effort = reasoning.effort;
+  const format = conversation.responseFormat;
+  // json_object has no Anthropic equivalent short of a schema; only json_schema is mapped.
+  if (format?.type === 'json_schema' && allowsParameter(target, 'response_format', 'output_config', 'structured_outputs')) {
+    outputConfig.format = { type: 'json_schema', schema: format.schema };
+  }
+  if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;
+
+  Object.assign(body, encodeSampling(conversation, target, headers['anthropic-version'] !== VERSION_WITHOUT_SAMPLING, thinkingOn(reasoning.thinking)));
+  if (conversation.user !== undefined) body.metadata = { user_id: conversation.user };
+  if (conversation.stream) body.stream = true;
+  return { path: '/v1/messages', body, headers };
+}
+
+function thinkingOn(thinking: Record<string, unknown> | undefined): boolean {
+  return thinking !== undefined && thinking.type !== 'disabled';
+}
+
+/**
+ * temperature (chat's 0-2 clamped to Anthropic's 0-1), top_p, top_k. With thinking on, Anthropic
+ * rejects any temperature or top_k change and accepts top_p only in [0.95, 1]
+ * (extended-thinking "feature compatibility").
+ */
+function encodeSampling(conversation: Conversation, target: DialectTarget, versionAllows: boolean, thinking: boolean): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!versionAllows) return out;
+  if (conversation.temperature !== undefined && !thinking && allowsParameter(target, 'temperature')) {
+    out.temperature = clamp(conversation.temperature, 0, 1);
+  }
+  if (conversation.topP !== undefined && allowsParameter(target, 'top_p')) {
+    out.top_p = clamp(conversation.topP, thinking ? 0.95 : 0, 1);
+  }
+  if (conversation.topK !== undefined && !thinking && allowsParameter(target, 'top_k')) out.top_k = conversation.topK;
+  return out;
+}
+
+/** tool_choice, carrying `parallel_tool_calls: false` as `disable_parallel_tool_use: true`. */
+function encodeToolChoice(conversation: Conversation): AnthropicToolChoice | undefined {
+  const choice = conversation.toolChoice;
+  // A constraint on the answer's shape rather than a tuning knob: always honoured.
+  const disable = conversation.parallelToolCalls === false ? { disable_parallel_tool_use: true } : {};
+  if (!choice) return 'disable_parallel_tool_use' in disable ? { type: 'auto', ...disable } : undefined;
+  switch (choice.type) {
+    case 'none': return { type: 'none' };
+    case 'auto': return { type: 'auto', ...disable };
+    case 'required': return { type: 'any', ...disable };
+    case 'tool': return { type: 'tool', name: choice.name, ...disable };
+  }
+}
+
+/**
+ * Internal turns -> Anthropic turns. Tool turns become user turns of tool_result blocks; turns
+ * of the same role merge (Anthropic would merge them anyway), so consecutive tool results and a
+ * following user message form ONE user turn, results first, text after.
+ */
+function encodeMessages(messages: Message[]): AnthropicMessageParam[] {
+  const turns: AnthropicMessageParam[] = [];
+  for (const message of messages) {
+    const role = message.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = message.parts.flatMap((part): ContentBlock[] => {
+      if (role === 'assistant') return encodeAssistantBlock(part, false);
+      if (part.type === 'text') return encodeTextBlock(part);
+      if (part.type === 'image') return [encodeImageBlock(part)];
+      if (part.type === 'tool_result') return [encodeToolResultBlock(part)];
+      return [];
+    });
+    if (blocks.length === 0) continue;
+    const last = turns.at(-1);
+    if (last?.role === role) last.content.push(...blocks);
+    else turns.push({ role, content: blocks });
+  }
+  for (const turn of turns) {
+    if (turn.role !== 'user') continue;
+    // Results must open the turn that follows the tool_use turn (stable partition).
+    turn.content = [...turn.content.filter((b) => b.type === 'tool_result'), ...turn.content.filter((b) => b.type !== 'tool_result')];
+  }
+  return turns;
+}

@@ -1,0 +1,216 @@
+import type { SseFrame, StreamDecoder } from '../codec.js';
+import type { BlockDelta, BlockStart, Conversation, StreamEvent } from '../internal.js';
+import { makeRandomSuffix } from './ids.js';
+import { asArray, asNumber, asObject, asString, isObject, parseJson, type JsonObject } from './json.js';
+import { packReasoningData } from './reasoning-data.js';
+import { decodeFinishReason, decodeResponsesUsage } from './response-decode.js';
+
+/** An internal block opened for one piece of an upstream output item. */
+interface Block {
+  index: number;
+  outputIndex: number;
+  /** Bytes of text / arguments already forwarded (to fill in from `.done` events when 0). */
+  sent: number;
+}
+
+/**
+ * Upstream Responses SSE -> internal stream events
+ * (https://platform.openai.com/docs/api-reference/responses-streaming). Text parts, function calls,
+ * reasoning summary parts and reasoning_text parts each become one block; a reasoning item's
+ * encrypted content (known at output_item.done) becomes a redacted_thinking block. The terminal
+ * response.completed / .incomplete carries the finish reason and the usage.
+ */
+export class ResponsesStreamDecoder implements StreamDecoder {
+  private started = false;
+  private finished = false;
+  private nextIndex = 0;
+  private sawToolCall = false;
+  private refused = false;
+  private readonly blocks = new Map<string, Block>();
+  private readonly touchedOutputs = new Set<number>();
+
+  constructor(private readonly request: Conversation) {}
+
+  decode(frame: SseFrame): StreamEvent[] {
+    if (this.finished) return [];
+    const data = parseJson(frame.data);
+    if (!isObject(data)) return [];
+    if (isObject(data.error) && data.type === undefined) return this.fail(data.error);
+    const type = asString(data.type) ?? frame.event ?? '';
+    const out: StreamEvent[] = [];
+    if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued') {
+      this.start(asObject(data.response), out);
+      return out;
+    }
+    if (type === 'error') return this.fail(data);
+    this.start({}, out);
+    const outputIndex = asNumber(data.output_index) ?? 0;
+    switch (type) {
+      case 'response.output_item.added':
+        this.addItem(outputIndex, asObject(data.item), out);
+        break;
+      case 'response.content_part.added':
+        this.openBlock(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, out);
+        break;
+      case 'response.output_text.delta':
+      case 'response.refusal.delta':
+        if (type === 'response.refusal.delta') this.refused = true;
+        this.sendDelta(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, asString(data.delta) ?? '', out);
+        break;
+      case 'response.output_text.done':
+      case 'response.refusal.done':
+        this.fillIfEmpty(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, asString(data.text) ?? asString(data.refusal) ?? '', out);
+        break;
+      case 'response.content_part.done':
+        this.closeBlock(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, out);
+        break;
+      case 'response.function_call_arguments.delta':
+        this.sendDelta(`call:${outputIndex}`, outputIndex, undefined, asString(data.delta) ?? '', out);
+        break;
+      case 'response.function_call_arguments.done':
+        this.fillIfEmpty(`call:${outputIndex}`, outputIndex, undefined, asString(data.arguments) ?? '', out);
+        break;
+      case 'response.reasoning_summary_part.added':
+        this.openBlock(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, out);
+        break;
+      case 'response.reasoning_summary_text.delta':
+        this.sendDelta(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, asString(data.delta) ?? '', out);
+        break;
+      case 'response.reasoning_summary_text.done':
+        this.fillIfEmpty(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, asString(data.text) ?? '', out);
+        break;
+      case 'response.reasoning_summary_part.done':
+        this.closeBlock(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, out);
+        break;
+      case 'response.reasoning_text.delta':
+        this.sendDelta(`reasoning:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'thinking' }, asString(data.delta) ?? '', out);
+        break;
+      case 'response.output_item.done':
+        this.finishItem(outputIndex, asObject(data.item), out);
+        break;
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed':
+        this.complete(asObject(data.response), out);
+        break;
+      default:
+        break; // keepalives, annotations, built-in tool progress: nothing to forward
+    }
+    return out;
+  }
+
+  end(): StreamEvent[] {
+    if (this.finished || !this.started) return [];
+    // Cut off before a terminal event: close what is open so the block grammar stays valid.
+    const out: StreamEvent[] = [];
+    this.closeAll(undefined, out);
+    return out;
+  }
+
+  private start(response: JsonObject, out: StreamEvent[]): void {
+    if (this.started) return;
+    this.started = true;
+    out.push({
+      type: 'start',
+      id: asString(response.id) ?? `resp_${makeRandomSuffix()}`,
+      model: asString(response.model) ?? this.request.model,
+      created: asNumber(response.created_at) ?? Math.floor(Date.now() / 1000),
+    });
+  }
+
+  private addItem(outputIndex: number, item: JsonObject, out: StreamEvent[]): void {
+    if (item.type !== 'function_call') return;
+    this.sawToolCall = true;
+    const start: BlockStart = { type: 'tool_call', id: asString(item.call_id) ?? `call_${makeRandomSuffix()}`, name: asString(item.name) ?? '' };
+    this.openBlock(`call:${outputIndex}`, outputIndex, start, out);
+    const args = asString(item.arguments) ?? '';
+    if (args.length > 0) this.sendDelta(`call:${outputIndex}`, outputIndex, undefined, args, out);
+  }
+
+  private openBlock(key: string, outputIndex: number, start: BlockStart, out: StreamEvent[]): Block {
+    const existing = this.blocks.get(key);
+    if (existing !== undefined) return existing;
+    const block: Block = { index: this.nextIndex++, outputIndex, sent: 0 };
+    this.blocks.set(key, block);
+    this.touchedOutputs.add(outputIndex);
+    out.push({ type: 'block_start', index: block.index, block: start });
+    return block;
+  }
+
+  /** Forwards a fragment; `start` opens the block when the upstream skipped its `.added` event. */
+  private sendDelta(key: string, outputIndex: number, start: BlockStart | undefined, text: string, out: StreamEvent[]): void {
+    const block = this.blocks.get(key) ?? (start !== undefined ? this.openBlock(key, outputIndex, start, out) : undefined);
+    if (block === undefined || text.length === 0) return;
+    block.sent += text.length;
+    const delta: BlockDelta = key.startsWith('call:') ? { type: 'arguments', partialJson: text }
+      : key.startsWith('text:') ? { type: 'text', text } : { type: 'thinking', text };
+    out.push({ type: 'block_delta', index: block.index, delta });
+  }
+
+  private fillIfEmpty(key: string, outputIndex: number, start: BlockStart | undefined, text: string, out: StreamEvent[]): void {
+    const block = this.blocks.get(key);
+    if (block !== undefined && block.sent > 0) return;
+    this.sendDelta(key, outputIndex, start, text, out);
+  }
+
+  private closeBlock(key: string, out: StreamEvent[]): void {
+    const block = this.blocks.get(key);
+    if (block === undefined) return;
+    this.blocks.delete(key);
+    out.push({ type: 'block_stop', index: block.index });
+  }
+
+  /** Closes open blocks of one output item (or all, when `outputIndex` is undefined), in start order. */
+  private closeAll(outputIndex: number | undefined, out: StreamEvent[]): void {
+    const keys = [...this.blocks.entries()]
+      .filter(([, b]) => outputIndex === undefined || b.outputIndex === outputIndex)
+      .sort((a, b) => a[1].index - b[1].index)
+      .map(([key]) => key);
+    for (const key of keys) this.closeBlock(key, out);
+  }
+
+  private finishItem(outputIndex: number, item: JsonObject, out: StreamEvent[]): void {
+    const untouched = !this.touchedOutputs.has(outputIndex);
+    if (item.type === 'message' && untouched) {
+      asArray(item.content).forEach((raw, contentIndex) => {
+        const part = asObject(raw);
+        const text = asString(part.text) ?? asString(part.refusal) ?? '';
+        if (part.type === 'refusal') this.refused = true;
+        this.sendDelta(`text:${outputIndex}:${contentIndex}`, outputIndex, { type: 'text' }, text, out);
+      });
+    } else if (item.type === 'function_call' && untouched) {
+      this.addItem(outputIndex, item, out);
+    } else if (item.type === 'reasoning' && untouched) {
+      asArray(item.summary).forEach((raw, summaryIndex) => {
+        this.sendDelta(`summary:${outputIndex}:${summaryIndex}`, outputIndex, { type: 'thinking' }, asString(asObject(raw).text) ?? '', out);
+      });
+    }
+    this.closeAll(outputIndex, out);
+    const encrypted = item.type === 'reasoning' ? asString(item.encrypted_content) : undefined;
+    if (encrypted !== undefined && encrypted.length > 0) {
+      const index = this.nextIndex++;
+      out.push({ type: 'block_start', index, block: { type: 'redacted_thinking', data: packReasoningData(asString(item.id), encrypted) } });
+      out.push({ type: 'block_stop', index });
+    }
+  }
+
+  private complete(response: JsonObject, out: StreamEvent[]): void {
+    this.closeAll(undefined, out);
+    this.finished = true;
+    if (response.status === 'failed') {
+      const error = asObject(response.error);
+      out.push({ type: 'error', status: 502, errorType: 'upstream_error', code: asString(error.code) ?? null, message: asString(error.message) ?? 'The upstream response failed.' });
+      return;
+    }
+    const hasToolCalls = this.sawToolCall || asArray(response.output).some((i) => asObject(i).type === 'function_call');
+    out.push({ type: 'finish', finishReason: decodeFinishReason(response, hasToolCalls, this.refused) });
+    out.push({ type: 'usage', usage: decodeResponsesUsage(response.usage) });
+  }
+
+  private fail(error: JsonObject): StreamEvent[] {
+    this.finished = true;
+    const code = asString(error.code) ?? asString(error.type) ?? null;
+    const status = code === 'rate_limit_exceeded' ? 429 : 502;
+    return [{ type: 'error', status, errorType: status === 429 ? 'rate_limit_error' : 'upstream_error', code, message: asString(error.message) ?? 'The upstream stream failed.' }];
+  }
+}
