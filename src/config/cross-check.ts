@@ -1,4 +1,5 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import type { Diagnostic } from './diagnostics.js';
 import { suggest } from './did-you-mean.js';
 import type { LoadedProject } from './load-project.js';
@@ -22,6 +23,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
   const routeByPath = new Map<string, string>();
   const seenRoute = new Map<string, string>();
   const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
   for (const r of routes) {
     const src = project.sources.get(r.file)!;
     const sig = `${r.method} ${r.path}`;

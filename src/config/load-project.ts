@@ -53,7 +53,8 @@ export function loadProject(configPath: string, env: Env = process.env): LoadedP
     sources.set(src.file, src);
     if (src.data === undefined) continue;
     if (checkAgainstMeta(src, metaSchema('route'), diagnostics)) {
-      routes.push(Object.freeze({ content_types: ['application/json'], ...(src.data as Omit<RouteSpec, 'file'>), file: src.file }) as RouteSpec);
+      const data = src.data as Omit<RouteSpec, 'file'>;
+      routes.push(Object.freeze({ ...data, content_types: data.content_types ?? ['application/json'], file: src.file }));
     }
   }
   return { configFile, config, routes, sources, diagnostics };

@@ -23,7 +23,7 @@ export async function startGateway(options: { env?: Record<string, string>; conf
     LOG_LEVEL: 'silent',
     ...options.env,
   };
-  const project = loadProject(options.configPath ?? resolve(process.cwd(), 'gateway.yaml'), env);
+  const project = loadProject(options.configPath ?? process.env.GATEWAY_TEST_CONFIG ?? resolve(process.cwd(), 'gateway.yaml'), env);
   const { runtime, diagnostics } = compile(project, env);
   if (!runtime) throw new Error(`test config does not compile:\n${diagnostics.map(formatDiagnostic).join('\n')}`);
   const gw = await start(runtime, { host: '127.0.0.1', port: 0, logger: createLogger('silent') });

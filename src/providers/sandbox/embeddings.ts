@@ -21,7 +21,8 @@ interface EmbeddingInput { text: string; tokens: number }
  * `output_dtype` follows Voyage (https://docs.voyageai.com/docs/flexible-dimensions-and-quantization):
  * int8/uint8 scale each value, binary/ubinary bit-pack signs MSB first (binary = ubinary - 128).
  * `encoding_format: 'base64'` returns little-endian float32 bytes (the OpenAI SDK default), or the
- * raw int8/uint8 bytes for the integer dtypes.
+ * raw int8/uint8 bytes for the integer dtypes. `input_type` and `truncation` are accepted and
+ * ignored (queries and documents share one space; nothing is long enough to truncate).
  */
 export async function createEmbeddings(call: OperationCall): Promise<OperationResult> {
   const body = call.body;

@@ -11,6 +11,7 @@ import { sandboxTextBackend } from './text-backend.js';
 import { pollVideo } from './video-poll.js';
 import { generateVideo } from './video-generations.js';
 
+/** Serves a sandbox realtime session on a verified, upgraded WebSocket (see realtime-session.ts). */
 export { runSandboxRealtimeSession } from './realtime-session.js';
 
 /** The sandbox's non-text operations, keyed by operation name. */

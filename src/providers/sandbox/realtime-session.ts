@@ -1,8 +1,9 @@
 import type { RawData, WebSocket } from 'ws';
 import type { RealtimeClaims } from '../types.js';
 
-/** Close code and reason sent when the session reaches `max_duration_seconds`. */
+/** Close code sent when the session reaches `max_duration_seconds` (normal closure). */
 export const REALTIME_CLOSE_CODE = 1000;
+/** Close reason sent with REALTIME_CLOSE_CODE. */
 export const REALTIME_CLOSE_REASON = 'max_duration_reached';
 
 /**

@@ -27,7 +27,10 @@ const MAX_DEPTH = 6;
 /** A value source over a text; `exclude` holds words never used as values (e.g. tool names). */
 export function createValueSource(text: string, exclude: Iterable<string> = []): ValueSource {
   const excluded = new Set<string>();
-  for (const item of exclude) for (const part of item.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (part) excluded.add(part);
+  for (const item of exclude) {
+    excluded.add(item.toLowerCase());
+    for (const part of item.toLowerCase().split(/[^\p{L}\p{N}]+/u)) if (part) excluded.add(part);
+  }
   const proper: string[] = [];
   const common: string[] = [];
   let run: string[] = [];

@@ -69,6 +69,7 @@ export function createFakeCall(operation: string, body: Record<string, unknown>,
     providerName: 'sandbox',
     provider: { type: 'sandbox' },
     signal: options.signal ?? new AbortController().signal,
+    timeoutMs: 30_000,
     owner: options.owner ?? 'owner-a',
     services: {
       files: options.files ?? new MemoryFileStore(),

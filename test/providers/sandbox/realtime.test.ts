@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { EventEmitter } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import { runSandboxRealtimeSession, sandboxProvider } from '../../../src/providers/sandbox/index.js';
@@ -62,13 +63,18 @@ describe('providers/sandbox/realtime', () => {
       expect([...received[3]!.data]).to.deep.equal([1, 2, 3]);
     });
 
-    it('clears its timer when the client closes first', async () => {
-      const client = new WebSocket(url);
-      await new Promise((resolve) => client.once('open', resolve));
-      const [code] = await new Promise<[number]>((resolve) => { client.once('close', (c) => resolve([c])); client.close(4000, 'bye'); });
-      expect(code).to.equal(4000);
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      for (const socket of server.clients) expect(socket.readyState).to.not.equal(WebSocket.OPEN);
+    it('clears its timer when the socket closes first', async () => {
+      // A stand-in socket: records close() calls; the session must not close it after 'close'.
+      const fake = Object.assign(new EventEmitter(), {
+        OPEN: 1, readyState: 1, sent: [] as unknown[], closes: 0,
+        send(data: unknown) { this.sent.push(data); },
+        close() { this.closes++; },
+      });
+      runSandboxRealtimeSession(fake as unknown as WebSocket, { ...claims, max_duration_seconds: 0.2 });
+      expect(fake.sent).to.have.length(1);
+      fake.emit('close', 1001, Buffer.from(''));
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(fake.closes).to.equal(0);
     });
   });
 });

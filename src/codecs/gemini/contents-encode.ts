@@ -1,0 +1,100 @@
+import { errors } from '../../errors/gateway-error.js';
+import type { ImagePart, Message, Part, ToolResultPart } from '../internal.js';
+import { parseJsonObject } from '../shared/json.js';
+import type { JsonObject } from '../openai-responses/json.js';
+import { guessMimeType } from './mime-types.js';
+import { isSyntheticCallId } from './tool-ids.js';
+
+/**
+ * A placeholder signature Google documents for function calls whose real signature is lost (a
+ * trace from another model or client that dropped it); without any, Gemini 3 answers 400
+ * "Function call is missing a thought_signature" (https://ai.google.dev/gemini-api/docs/thought-signatures, FAQ).
+ */
+export const PLACEHOLDER_THOUGHT_SIGNATURE = 'context_engineering_is_the_way_to_go';
+
+/** One Gemini `Content`: `{role: 'user' | 'model', parts}`. */
+export interface GeminiContent { role: 'user' | 'model'; parts: JsonObject[] }
+
+/**
+ * Internal turns -> Gemini `contents` (https://ai.google.dev/api/generate-content#request-body).
+ * Roles are `user` and `model` only: tool results are user turns of functionResponse parts, and
+ * consecutive turns with the same role are merged. `signFunctionCalls` puts the placeholder
+ * signature on the first call of a model turn that has none (Gemini 3 validates them).
+ */
+export function encodeGeminiContents(messages: Message[], signFunctionCalls: boolean): GeminiContent[] {
+  const contents: GeminiContent[] = [];
+  const callNames = new Map<string, string>();
+  for (const message of messages) {
+    const role = message.role === 'assistant' ? 'model' : 'user';
+    let parts: JsonObject[];
+    if (message.role === 'assistant') {
+      parts = message.parts.flatMap((p) => encodeModelPart(p, callNames));
+      if (signFunctionCalls) signFirstCall(parts);
+    } else if (message.role === 'tool') parts = message.parts.flatMap((p) => (p.type === 'tool_result' ? encodeToolResult(p, callNames) : []));
+    else parts = message.parts.flatMap(encodeUserPart);
+    if (parts.length === 0) continue;
+    const last = contents[contents.length - 1];
+    if (last !== undefined && last.role === role) last.parts.push(...parts);
+    else contents.push({ role, parts });
+  }
+  return contents;
+}
+
+function encodeUserPart(part: Part): JsonObject[] {
+  if (part.type === 'text') return part.text.length > 0 ? [{ text: part.text }] : [];
+  if (part.type === 'image') return [encodeImage(part)];
+  return [];
+}
+
+/** Base64 -> inlineData; http(s) URL or uploaded file -> fileData with a guessed mimeType. */
+export function encodeImage(part: ImagePart): JsonObject {
+  const source = part.source;
+  if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
+  if (source.kind === 'url') return { fileData: { mimeType: guessMimeType(source.url), fileUri: source.url } };
+  return { fileData: { mimeType: guessMimeType(source.fileId), fileUri: source.fileId } };
+}
+
+function encodeModelPart(part: Part, callNames: Map<string, string>): JsonObject[] {
+  switch (part.type) {
+    case 'text':
+      return part.text.length > 0 ? [{ text: part.text }] : [];
+    case 'thinking': {
+      // Thought summaries are echoed as received, signature included.
+      const out: JsonObject = { text: part.text, thought: true };
+      if (part.signature !== undefined) out.thoughtSignature = part.signature;
+      return [out];
+    }
+    case 'tool_call': {
+      callNames.set(part.id, part.name);
+      const call: JsonObject = { name: part.name, args: parseJsonObject(part.arguments) ?? {} };
+      if (!isSyntheticCallId(part.id)) call.id = part.id;
+      const out: JsonObject = { functionCall: call };
+      if (part.signature !== undefined) out.thoughtSignature = part.signature;
+      return [out];
+    }
+    default:
+      return []; // redacted_thinking (another provider's encrypted reasoning) has no Gemini form
+  }
+}
+
+function signFirstCall(parts: JsonObject[]): void {
+  const calls = parts.filter((p) => p.functionCall !== undefined);
+  const first = calls[0];
+  if (first !== undefined && calls.every((p) => p.thoughtSignature === undefined)) first.thoughtSignature = PLACEHOLDER_THOUGHT_SIGNATURE;
+}
+
+/**
+ * A tool result -> functionResponse. `response` must be a JSON object, so the text is wrapped as
+ * `{result}` (`{error}` for failed calls); images follow as inlineData / fileData parts.
+ */
+function encodeToolResult(part: ToolResultPart, callNames: Map<string, string>): JsonObject[] {
+  const name = part.name ?? callNames.get(part.toolCallId);
+  if (name === undefined) {
+    throw errors.invalidRequest(`Tool result '${part.toolCallId}' does not answer any earlier tool call, and Gemini needs the function name.`, 'unknown_tool_call');
+  }
+  const text = typeof part.content === 'string' ? part.content : part.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
+  const response: JsonObject = { name, response: part.isError === true ? { error: text } : { result: text } };
+  if (!isSyntheticCallId(part.toolCallId)) response.id = part.toolCallId;
+  const images = typeof part.content === 'string' ? [] : part.content.filter((p): p is ImagePart => p.type === 'image').map(encodeImage);
+  return [{ functionResponse: response }, ...images];
+}

@@ -1,0 +1,2 @@
+/** The Google Gemini generateContent format as an upstream dialect. */
+export { geminiDialect } from './dialect.js';

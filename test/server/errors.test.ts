@@ -1,0 +1,72 @@
+import { expect } from 'chai';
+import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
+
+interface ErrorBody { error: { message: string; type: string; code: string | null; details?: Record<string, unknown> } }
+
+describe('error handling', () => {
+  let gw: TestGateway;
+  before(async () => { gw = await startGateway(); });
+  after(() => gw.close());
+
+  const post = (path: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
+    fetch(`${gw.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', ...headers }, body });
+
+  async function expectError(res: Response, status: number, type: string, code: string): Promise<ErrorBody> {
+    expect(res.status).to.equal(status);
+    const body = await res.json() as ErrorBody;
+    expect(body.error.type).to.equal(type);
+    expect(body.error.code).to.equal(code);
+    expect(body.error.message).to.be.a('string').and.not.match(/\n\s+at /);
+    return body;
+  }
+
+  it('answers 404 route_not_found for an unknown path', async () => {
+    await expectError(await fetch(`${gw.url}/v1/nope`), 404, 'not_found_error', 'route_not_found');
+  });
+  it('answers 405 with Allow for a known path and another method', async () => {
+    const res = await fetch(`${gw.url}/v1/chat/completions`);
+    expect(res.headers.get('allow')).to.equal('POST');
+    await expectError(res, 405, 'invalid_request_error', 'method_not_allowed');
+  });
+  it('answers 400 malformed_json for a body that is not JSON', async () => {
+    await expectError(await post('/v1/chat/completions', '{"model": '), 400, 'invalid_request_error', 'malformed_json');
+  });
+  it('answers 400 malformed_json in the messages envelope on /v1/messages', async () => {
+    const res = await post('/v1/messages', '[1,');
+    expect(res.status).to.equal(400);
+    const body = await res.json() as { type: string; error: { type: string } };
+    expect(body.type).to.equal('error');
+    expect(body.error.type).to.equal('invalid_request_error');
+  });
+  it('answers 413 request_too_large past limits.body_bytes', async () => {
+    const big = new Uint8Array(26 * 1024 * 1024).fill(0x61);
+    const res = await post('/v1/embeddings', big).catch(() => undefined);
+    // The server may close the socket after answering; a 413 must be what it answered.
+    if (res) await expectError(res, 413, 'invalid_request_error', 'request_too_large');
+    const declared = await fetch(`${gw.url}/v1/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'sandbox/embed-1', input: 'x'.repeat(26 * 1024 * 1024) }) });
+    await expectError(declared, 413, 'invalid_request_error', 'request_too_large');
+  });
+  it('answers 415 for a content type the route does not accept', async () => {
+    await expectError(await post('/v1/chat/completions', 'hello', { 'content-type': 'text/plain' }), 415, 'invalid_request_error', 'unsupported_media_type');
+  });
+  it('answers 400 model_not_found for an unknown model', async () => {
+    const body = await expectError(await post('/v1/chat/completions', JSON.stringify({ model: 'sandbox/nope', messages: [{ role: 'user', content: 'x' }] })), 400, 'invalid_request_error', 'model_not_found');
+    expect(body.error.message).to.include('sandbox/nope');
+  });
+  it('answers 400 unsupported_operation when the model does not serve the endpoint', async () => {
+    await expectError(await post('/v1/embeddings', JSON.stringify({ model: 'sandbox/echo-1', input: 'x' })), 400, 'invalid_request_error', 'unsupported_operation');
+  });
+  it('answers 400 provider_not_configured naming the missing variable', async () => {
+    const body = await expectError(await post('/v1/chat/completions', JSON.stringify({ model: 'anthropic/claude-sonnet-5-5', messages: [{ role: 'user', content: 'x' }] })), 400, 'invalid_request_error', 'provider_not_configured');
+    expect(body.error.message).to.include('ANTHROPIC_API_KEY');
+  });
+  it('names the field and rule of a schema violation, with details', async () => {
+    const body = await expectError(await post('/v1/chat/completions', JSON.stringify({ model: 'sandbox/echo-1', messages: [{ role: 'user', content: 'x' }], temperature: 3 })), 400, 'invalid_request_error', 'validation_failed');
+    expect(body.error.message).to.include('temperature');
+    expect(body.error.details?.errors).to.be.an('array').that.is.not.empty;
+  });
+  it('gives every response a request id', async () => {
+    const res = await fetch(`${gw.url}/v1/models`);
+    expect(res.headers.get('x-request-id')).to.match(/^req_/);
+  });
+});
