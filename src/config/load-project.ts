@@ -40,7 +40,8 @@ export function loadProject(configPath: string, env: Env = process.env): LoadedP
   }
 
   const routes: RouteSpec[] = [];
-  const routesSetting = (main.data as { routes?: unknown } | undefined)?.routes;
+  // Read from the document itself so a config with YAML errors still finds its routes.
+  const routesSetting = (main.data as { routes?: unknown } | undefined)?.routes ?? main.doc.get('routes');
   const routesDir = resolve(dirname(configFile), typeof routesSetting === 'string' ? routesSetting : 'routes');
   let routeFiles: string[] = [];
   try {

@@ -13,7 +13,7 @@ const compiled = new Map<string, ValidateFunction>();
 export function metaSchema(name: 'gateway' | 'route'): ValidateFunction {
   let v = compiled.get(name);
   if (!v) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
     v = ajv.compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8')) as object);
     compiled.set(name, v);
   }

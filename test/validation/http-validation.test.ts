@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { startGateway } from '../helpers/gateway.js';
 import { ACCEPT_CASES, POST_ROUTES, RULE_CASES, VALID_BODIES } from './cases.js';
 import { PNG_BASE64 } from './media.js';
+import { createSandboxProject, type SandboxProject } from './sandbox-project.js';
 
 /** What a test needs from a response: status, parsed JSON body (if any). */
 interface Answer { status: number; body: Record<string, any> }
@@ -21,16 +20,16 @@ function errorOf(a: Answer): Record<string, any> {
  */
 describe('request validation (HTTP)', () => {
   let gateway: { url: string; key: string; close(): Promise<void> };
-  let filesDir: string;
+  let project: SandboxProject;
 
   before(async () => {
-    filesDir = mkdtempSync(path.join(tmpdir(), 'gw-validation-files-'));
-    gateway = await startGateway({ env: { GATEWAY_FILES_DIR: filesDir } });
+    project = createSandboxProject();
+    gateway = await startGateway({ configPath: project.configPath, env: { GATEWAY_FILES_DIR: path.join(project.dir, 'files') } });
   });
 
   after(async () => {
     await gateway?.close();
-    rmSync(filesDir, { recursive: true, force: true });
+    project?.remove();
   });
 
   /** POSTs raw text (default: JSON of body) with the key unless told otherwise. */
@@ -128,6 +127,22 @@ describe('request validation (HTTP)', () => {
         expect(errorOf(a).code, JSON.stringify(a.body)).to.not.equal('validation_failed');
       });
     }
+  });
+
+  describe('GET routes', () => {
+    it('serves GET /v1/models and GET /v1/models/:provider/:model without a key', async () => {
+      const list = await readAnswer(await fetch(`${gateway.url}/v1/models`));
+      expect(list.status).to.equal(200);
+      expect(list.body.object).to.equal('list');
+      const card = await readAnswer(await fetch(`${gateway.url}/v1/models/sandbox/echo-1`));
+      expect(card.status).to.equal(200);
+      expect(card.body.id).to.equal('sandbox/echo-1');
+    });
+
+    it('asks for a key on GET /v1/video/generations/:id', async () => {
+      const a = await readAnswer(await fetch(`${gateway.url}/v1/video/generations/job-1`));
+      expect(a.status).to.equal(401);
+    });
   });
 
   describe('POST /v1/files multipart', () => {

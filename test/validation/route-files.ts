@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 
 /** One route file as written. */
@@ -39,8 +39,7 @@ export function readRouteFiles(): RouteFile[] {
 export function createEngineAjv(): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false });
   // ajv-formats is CommonJS; under NodeNext its default import is the module object.
-  const addFormats = (addFormatsModule as unknown as { default: (a: Ajv2020) => Ajv2020 }).default;
-  addFormats(ajv);
+  addFormats.default(ajv);
   return ajv;
 }
 

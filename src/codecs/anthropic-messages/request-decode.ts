@@ -18,6 +18,7 @@ export function decodeMessagesRequest(body: Record<string, unknown>): Conversati
     stream: body.stream === true,
   };
   for (const [i, raw] of body.messages.entries()) decodeMessage(raw, i, conversation);
+  nameToolResults(conversation.messages);
 
   if (Array.isArray(body.tools)) conversation.tools = body.tools.map(decodeTool);
   if (isRecord(body.tool_choice)) {
@@ -89,6 +90,20 @@ function decodeMessage(raw: unknown, i: number, conversation: Conversation): voi
   }
   push(conversation.messages, { role: 'tool', parts: parts.filter((p) => p.type === 'tool_result') });
   push(conversation.messages, { role: 'user', parts: parts.filter((p) => p.type !== 'tool_result') });
+}
+
+/** Tool results carry only the call id; dialects matching results by name (Gemini) need it. */
+function nameToolResults(messages: Message[]): void {
+  const names = new Map<string, string>();
+  for (const message of messages) {
+    for (const part of message.parts) {
+      if (part.type === 'tool_call') names.set(part.id, part.name);
+      else if (part.type === 'tool_result' && part.name === undefined) {
+        const name = names.get(part.toolCallId);
+        if (name !== undefined) part.name = name;
+      }
+    }
+  }
 }
 
 function push(messages: Message[], message: Message): void {

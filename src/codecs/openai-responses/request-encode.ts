@@ -2,7 +2,8 @@ import type { DialectRequest, DialectTarget } from '../codec.js';
 import type { Conversation, ReasoningEffort } from '../internal.js';
 import { encodeResponsesInput } from './input-encode.js';
 import type { JsonObject } from './json.js';
-import { supportsSetting } from './supported-params.js';
+import { listsParameter } from '../shared/parameters.js';
+import { PARAMETER_ALIASES, supportsSetting } from './supported-params.js';
 import { encodeTextFormat, encodeToolChoice, encodeTools } from './tools.js';
 
 /**
@@ -29,9 +30,12 @@ export function encodeResponsesDialectRequest(request: Conversation, target: Dia
   if (request.user !== undefined && supportsSetting(target, 'user')) body.user = request.user;
   if (request.metadata !== undefined && supportsSetting(target, 'metadata')) body.metadata = encodeMetadata(request.metadata);
   body.store = false;
-  // A model that accepts `reasoning` is a reasoning model: ask for the encrypted reasoning so a
-  // stateless follow-up turn can pass it back (https://platform.openai.com/docs/guides/reasoning).
-  if (supportsSetting(target, 'reasoning') && request.reasoning?.effort !== 'none') body.include = ['reasoning.encrypted_content'];
+  // Ask reasoning models for their encrypted reasoning so a stateless follow-up turn can pass it
+  // back (https://platform.openai.com/docs/guides/reasoning). A model is taken to reason when the
+  // client asked for reasoning or the catalog lists `reasoning` for it: non-reasoning models reject
+  // the include.
+  const reasons = request.reasoning !== undefined ? reasoning !== undefined : PARAMETER_ALIASES.reasoning.some((n) => listsParameter(target, n));
+  if (reasons && request.reasoning?.effort !== 'none') body.include = ['reasoning.encrypted_content'];
   if (request.stream) body.stream = true;
   return { path: '/responses', body };
 }

@@ -79,6 +79,7 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     // The SDK's stream accumulator needs response.created before anything else.
     const frames = this.ensureStarted();
     this.terminated = true;
+    for (const item of this.open.values()) this.output[item.outputIndex] = this.renderPartial(item);
     frames.push(this.frame('error', { code: error.code ?? error.type, message: error.message, param: null }));
     const code = error.status === 429 ? 'rate_limit_exceeded' : 'server_error';
     const response = this.render({ status: 'failed', error: { code, message: error.message }, ...(this.usage ? { usage: this.usage } : {}) });
@@ -154,6 +155,15 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     }
     // Signature deltas have no Responses equivalent (only OpenAI's own encrypted items round-trip).
     return [];
+  }
+
+  /** An item cut off by a failure: what was streamed so far, status `incomplete`. */
+  private renderPartial(item: OpenItem): JsonObject {
+    const previous = this.output[item.outputIndex] as JsonObject;
+    if (item.block.type === 'text') return { ...previous, status: 'incomplete', content: [makeOutputText(item.text)] };
+    if (item.block.type === 'tool_call') return { ...previous, status: 'incomplete', arguments: item.text };
+    if (item.block.type === 'thinking' && item.summaryStarted) return { ...previous, summary: [{ type: 'summary_text', text: item.text }] };
+    return previous;
   }
 
   private stopItem(index: number): SseFrame[] {

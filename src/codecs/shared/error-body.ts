@@ -26,7 +26,8 @@ export function coerceErrorBody(body: unknown): unknown {
 export function readErrorBody(status: number, body: unknown): UpstreamErrorInfo {
   const value = coerceErrorBody(body);
   if (typeof value === 'string') {
-    return { message: value === '' ? `HTTP ${status}` : value.slice(0, MAX_MESSAGE_CHARS) };
+    const text = readableText(value);
+    return { message: text === '' ? `HTTP ${status}` : text.slice(0, MAX_MESSAGE_CHARS) };
   }
   if (!isRecord(value)) return { message: `HTTP ${status}` };
   const error = value.error;
@@ -42,6 +43,17 @@ export function readErrorBody(status: number, body: unknown): UpstreamErrorInfo 
     ?? readString(value.detail)
     ?? (isRecord(value.detail) ? readString(value.detail.message) : undefined);
   return { message: (message ?? `HTTP ${status}`).slice(0, MAX_MESSAGE_CHARS) };
+}
+
+/**
+ * Plain text of a non-JSON body. HTML error pages (proxies, Cloudflare's 413 in front of
+ * Anthropic) are reduced to their <title>, or to their text without tags.
+ */
+function readableText(text: string): string {
+  if (!/^\s*</.test(text)) return text.trim();
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.trim();
+  if (title) return title;
+  return text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 const STATUS_BY_TYPE: Record<string, number> = {
