@@ -3,6 +3,7 @@ import { formatDiagnostic } from '../config/diagnostics.js';
 import { loadProject } from '../config/load-project.js';
 import { createLogger } from '../server/logger.js';
 import { startGateway } from '../server/start.js';
+import { reloadOnHangup } from './reload.js';
 
 /** `gateway serve`: compile the config (refuse to start on errors) and listen. */
 export async function runServe(configPath: string): Promise<number> {
@@ -23,6 +24,7 @@ export async function runServe(configPath: string): Promise<number> {
       `Set GATEWAY_API_KEYS=<key>[,<key>...] (or auth.keys with sha256 hashes in gateway.yaml) to choose your own.\n\n`,
     );
   }
+  reloadOnHangup(configPath, gw.store, logger);
   const stop = () => { gw.close().finally(() => process.exit(0)); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -66,8 +66,10 @@ export function renderResponseObject(snapshot: ResponseSnapshot, request: Conver
     tools: encodeTools(request.tools ?? []),
     top_p: request.topP ?? null,
     truncation: 'disabled',
-    usage: snapshot.usage !== undefined ? encodeUsage(snapshot.usage) : null,
-    user: request.user ?? null,
+    // Omitted (not null) until known: the schema types usage as an object.
+    ...(snapshot.usage !== undefined ? { usage: encodeUsage(snapshot.usage) } : {}),
+    // The API omits `user` when none was given (the schema has no null for it).
+    ...(request.user !== undefined ? { user: request.user } : {}),
   };
 }
 

@@ -40,7 +40,8 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
     }
     const body = (ctx.request as unknown as { body?: unknown }).body;
     gw.body = (body && typeof body === 'object' && !Array.isArray(body) ? body : body === undefined ? {} : body) as Record<string, unknown>;
-    if (multipart) gw.files = collectFiles(ctx.request as unknown as { files?: Record<string, unknown> });
+    // Only a multipart request has file parts; a JSON body on the same route is validated as JSON.
+    if (multipart && ctx.request.is('multipart/form-data')) gw.files = collectFiles(ctx.request as unknown as { files?: Record<string, unknown> });
     await next();
   };
 }

@@ -113,3 +113,11 @@ export function readableFrames(frames: SseFrame[]): Array<{ event?: string; data
 export function toPlainJson<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
+
+/**
+ * Replaces the 24-hex-digit random suffixes codecs use for ids the upstream did not give
+ * (`resp_<24 hex>`) by `<random>`, so such cases can still be compared to their fixture.
+ */
+export function maskRandomIds<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value).replace(/(?<![0-9a-f])[0-9a-f]{24}(?![0-9a-f])/g, '<random>')) as T;
+}

@@ -11,6 +11,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 let ajv: Ajv2020 | undefined;
+let document: Record<string, unknown> | undefined;
 
 function relaxDiscriminators(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(relaxDiscriminators);
@@ -27,7 +28,8 @@ function relaxDiscriminators(node: unknown): unknown {
 
 function loadAjv(): Ajv2020 {
   if (ajv !== undefined) return ajv;
-  const doc = JSON.parse(readFileSync(path.resolve(process.cwd(), '../shared/openapi/openai.json'), 'utf8')) as unknown;
+  const doc = JSON.parse(readFileSync(path.resolve(process.cwd(), '../shared/openapi/openai.json'), 'utf8')) as Record<string, unknown>;
+  document = doc;
   ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
   addFormats(ajv);
   ajv.addFormat('unixtime', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= 0 });
@@ -45,4 +47,20 @@ export function openAiValidator(name: string): ValidateFunction {
 /** Readable ajv errors for assertion messages. */
 export function describeErrors(validate: ValidateFunction): string {
   return JSON.stringify((validate.errors ?? []).slice(0, 8), null, 1);
+}
+
+/**
+ * The validator of one Responses stream event, chosen by its `type` among the members of
+ * `ResponseStreamEvent` (validating against the union only reports every member's mismatch).
+ */
+export function streamEventValidator(type: string): ValidateFunction {
+  loadAjv();
+  const schemas = ((document?.components as Record<string, unknown>).schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const members = (schemas.ResponseStreamEvent?.anyOf ?? schemas.ResponseStreamEvent?.oneOf ?? []) as Array<{ $ref?: string }>;
+  for (const member of members) {
+    const name = member.$ref?.split('/').pop();
+    const properties = name !== undefined ? (schemas[name]?.properties as Record<string, { enum?: unknown[] }> | undefined) : undefined;
+    if (name !== undefined && properties?.type?.enum?.includes(type)) return openAiValidator(name);
+  }
+  throw new Error(`ResponseStreamEvent has no member of type ${type}`);
 }
