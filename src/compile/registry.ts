@@ -40,9 +40,24 @@ const anthropicOptions = {
     anthropic_version: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
     default_max_tokens: { type: 'integer', minimum: 1 },
     beta: { type: 'array', items: { type: 'string' } },
+    /** `budget` for older Claude models that reject adaptive thinking. */
+    thinking_mode: { enum: ['adaptive', 'budget'] },
   },
 };
-const openAiOptions = { type: 'object', additionalProperties: false, properties: { organization: { type: 'string' }, project: { type: 'string' } } };
+const openAiOptions = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    organization: { type: 'string' },
+    project: { type: 'string' },
+    /** Which output-limit field the upstream takes (older OpenAI-compatible servers: max_tokens). */
+    max_tokens_field: { enum: ['max_completion_tokens', 'max_tokens'] },
+    /** Role used for system instructions. */
+    system_role: { enum: ['system', 'developer'] },
+    /** Send assistant thinking back as `reasoning_content` (DeepSeek style). */
+    reasoning_content: { type: 'boolean' },
+  },
+};
 
 const sandbox: ProviderImplementation = { ...sandboxProvider, openRealtime: (socket, claims) => runSandboxRealtimeSession(socket, claims) };
 

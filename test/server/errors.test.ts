@@ -8,7 +8,7 @@ describe('error handling', () => {
   before(async () => { gw = await startGateway(); });
   after(() => gw.close());
 
-  const post = (path: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
+  const post = (path: string, body: string | Blob, headers: Record<string, string> = {}) =>
     fetch(`${gw.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', ...headers }, body });
 
   async function expectError(res: Response, status: number, type: string, code: string): Promise<ErrorBody> {
@@ -39,7 +39,7 @@ describe('error handling', () => {
     expect(body.error.type).to.equal('invalid_request_error');
   });
   it('answers 413 request_too_large past limits.body_bytes', async () => {
-    const big = new Uint8Array(26 * 1024 * 1024).fill(0x61);
+    const big = new Blob([new Uint8Array(26 * 1024 * 1024).fill(0x61)]);
     const res = await post('/v1/embeddings', big).catch(() => undefined);
     // The server may close the socket after answering; a 413 must be what it answered.
     if (res) await expectError(res, 413, 'invalid_request_error', 'request_too_large');
