@@ -8,7 +8,9 @@ import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
 import { buildKeyRing } from './keys.js';
-import { implementationOf, providerTypeInfo, surfaces, vocabulary } from './registry.js';
+import { MappingCompileError } from '../mapping/compile-mapping.js';
+import { locate } from '../config/yaml-source.js';
+import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import type { CompiledRoute, ModelEntry, ResolvedProvider, Runtime } from './runtime.js';
 
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
@@ -17,7 +19,14 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
   const routes = compileRoutes(project.routes);
-  const providers = resolveProviders(config, env);
+  const mappingProblems: MappingCompileError[] = [];
+  const providers = resolveProviders(config, env, mappingProblems);
+  if (mappingProblems.length > 0) {
+    const main = project.sources.get([...project.sources.keys()][0]!)!;
+    return {
+      diagnostics: [...diagnostics, ...mappingProblems.map((p): Diagnostic => ({ file: main.file, ...locate(main, p.path), code: 'E_MAPPING', severity: 'error', message: `${p.path.join('.')}: ${p.message}` }))],
+    };
+  }
   const models = new Map<string, ModelEntry>();
   for (const spec of config.models) {
     const operations = operationsOf(spec, project.routes);
@@ -56,7 +65,7 @@ function compileRoutes(specs: readonly RouteSpec[]): CompiledRoute[] {
   }));
 }
 
-function resolveProviders(config: GatewayConfig, env: Env): Map<string, ResolvedProvider> {
+function resolveProviders(config: GatewayConfig, env: Env, problems: MappingCompileError[]): Map<string, ResolvedProvider> {
   const info = providerTypeInfo();
   const out = new Map<string, ResolvedProvider>();
   for (const [name, spec] of Object.entries(config.providers)) {
@@ -66,10 +75,18 @@ function resolveProviders(config: GatewayConfig, env: Env): Map<string, Resolved
     const apiKey = env[keyVar] || undefined;
     const baseUrl = env[urlVar] || spec.base_url;
     const needsKey = info.get(spec.type)?.needsKey ?? true;
+    let impl;
+    try {
+      impl = implementationFor(name, spec)!;
+    } catch (e) {
+      if (!(e instanceof MappingCompileError)) throw e;
+      problems.push(e);
+      continue;
+    }
     out.set(name, Object.freeze({
       name,
       spec,
-      impl: implementationOf(spec.type)!,
+      impl,
       apiKey,
       baseUrl,
       missing: needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,

@@ -5,7 +5,10 @@ import { openAiChatDialect, openAiChatSurface } from '../codecs/openai-chat/inde
 import { openAiResponsesDialect, openAiResponsesSurface } from '../codecs/openai-responses/index.js';
 import { researchSurface } from '../codecs/research/index.js';
 import { roboticsSurface } from '../codecs/robotics/index.js';
+import type { ProviderSpec } from '../config/types.js';
 import type { ProviderTypeInfo, Vocabulary } from '../config/vocabulary.js';
+import { compileProviderMappings } from '../mapping/compile-mapping.js';
+import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
 import { createDialectBackend } from '../upstream/dialect-backend.js';
@@ -30,8 +33,8 @@ const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d
 /** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
 export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job']);
 
-/** Mapping transports usable in YAML operation mappings. */
-export const transportNames: ReadonlySet<string> = new Set<string>();
+/** Mapping transports usable in YAML operation mappings (src/mapping/transports). */
+export const transportNames: ReadonlySet<string> = new Set<string>(transports.keys());
 
 const anthropicOptions = {
   type: 'object',
@@ -67,6 +70,24 @@ export function implementationOf(type: string): ProviderImplementation | undefin
   if (type === 'http') return { type };
   const text = dialectBackends.get(type);
   return text ? { type, text } : undefined;
+}
+
+/**
+ * The implementation of one configured provider: its type's native operations plus the
+ * operations compiled from its YAML mappings (`providers.<name>.operations`). A mapping that
+ * names no `auth` uses the type's own auth headers (a dialect's), else `Authorization: Bearer`.
+ * Throws MappingCompileError (with the mapping's data path) when a mapping cannot compile.
+ */
+export function implementationFor(name: string, spec: ProviderSpec): ProviderImplementation | undefined {
+  const native = implementationOf(spec.type);
+  if (!native || !spec.operations || Object.keys(spec.operations).length === 0) return native;
+  const dialect = dialects.get(spec.type);
+  const mapped = compileProviderMappings(name, spec, dialect ? (key, options) => dialect.authHeaders(key, options) : undefined);
+  return {
+    ...native,
+    operations: { ...(native.operations ?? {}), ...mapped.operations },
+    ...(mapped.openRealtime ? { openRealtime: mapped.openRealtime } : {}),
+  };
 }
 
 /** What lint and compile may know about each provider type. */

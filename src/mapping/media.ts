@@ -62,7 +62,10 @@ export function toMedia(bytes: Uint8Array, declared: string | undefined, stem: s
   const sniffed = sniffContentType(bytes);
   const useful = declared && !/^(application\/octet-stream|binary\/octet-stream|text\/plain)/i.test(declared) ? declared.split(';')[0]!.trim() : undefined;
   const contentType = sniffed ?? useful ?? 'application/octet-stream';
-  return new MediaValue(bytes, contentType, filename ?? `${stem}.${extensionOf(contentType)}`);
+  const ext = extensionOf(contentType);
+  // A name without a telling extension (`upload.bin`) gets the one its bytes call for.
+  const named = filename && !/\.bin$/i.test(filename) && /\.[A-Za-z0-9]{1,5}$/.test(filename) ? filename : undefined;
+  return new MediaValue(bytes, contentType, named ?? `${filename ? filename.replace(/\.bin$/i, '') : stem}.${ext}`);
 }
 
 /** Decodes a `data:` URL; undefined when the text is not one. */

@@ -112,7 +112,7 @@ export interface JobSpec {
 /** One operation mapping. */
 export interface OperationMapping {
   transport: 'json' | 'multipart' | 'binary' | 'async-job' | 'websocket-relay';
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'DELETE';
   /** Path template appended to the provider base URL (`{upstream_model}`, `{field}`, `{field:-default}`). */
   path: string;
   query?: Record<string, ValueSpec>;

@@ -30,7 +30,7 @@ export function encodeGeminiContents(messages: Message[], signFunctionCalls: boo
     if (message.role === 'assistant') {
       parts = message.parts.flatMap((p) => encodeModelPart(p, callNames));
       if (signFunctionCalls) signFirstCall(parts);
-    } else if (message.role === 'tool') parts = message.parts.flatMap((p) => (p.type === 'tool_result' ? encodeToolResult(p, callNames) : []));
+    } else if (message.role === 'tool') parts = encodeToolTurn(message.parts, callNames);
     else parts = message.parts.flatMap(encodeUserPart);
     if (parts.length === 0) continue;
     const last = contents[contents.length - 1];
@@ -46,12 +46,17 @@ function encodeUserPart(part: Part): JsonObject[] {
   return [];
 }
 
-/** Base64 -> inlineData; http(s) URL or uploaded file -> fileData with a guessed mimeType. */
+/**
+ * Base64 -> inlineData; an http(s) URL -> fileData with a mimeType guessed from its extension
+ * (an image part, so image/jpeg when unknown); an uploaded file's URI -> fileData, with a mimeType
+ * only when its name tells (Gemini knows the type of files it stored).
+ */
 export function encodeImage(part: ImagePart): JsonObject {
   const source = part.source;
   if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
-  if (source.kind === 'url') return { fileData: { mimeType: guessMimeType(source.url), fileUri: source.url } };
-  return { fileData: { mimeType: guessMimeType(source.fileId), fileUri: source.fileId } };
+  if (source.kind === 'url') return { fileData: { mimeType: guessMimeType(source.url, 'image/jpeg'), fileUri: source.url } };
+  const mimeType = guessMimeType(source.fileId);
+  return { fileData: mimeType !== undefined ? { mimeType, fileUri: source.fileId } : { fileUri: source.fileId } };
 }
 
 function encodeModelPart(part: Part, callNames: Map<string, string>): JsonObject[] {
@@ -84,10 +89,21 @@ function signFirstCall(parts: JsonObject[]): void {
 }
 
 /**
- * A tool result -> functionResponse. `response` must be a JSON object, so the text is wrapped as
- * `{result}` (`{error}` for failed calls); images follow as inlineData / fileData parts.
+ * A tool turn -> one functionResponse per result, in call order, then any images the results
+ * carried (inlineData / fileData parts after the responses).
  */
-function encodeToolResult(part: ToolResultPart, callNames: Map<string, string>): JsonObject[] {
+function encodeToolTurn(parts: Part[], callNames: Map<string, string>): JsonObject[] {
+  const results = parts.filter((p): p is ToolResultPart => p.type === 'tool_result');
+  const images = results.flatMap((r) => (typeof r.content === 'string' ? [] : r.content.filter((p): p is ImagePart => p.type === 'image')));
+  return [...results.map((r) => encodeFunctionResponse(r, callNames)), ...images.map(encodeImage)];
+}
+
+/**
+ * A tool result -> functionResponse. `response` must be a JSON object, so the text is wrapped as
+ * `{result}` (`{error}` for failed calls). Gemini needs the function name: the result's own, or
+ * the name of the call it answers.
+ */
+function encodeFunctionResponse(part: ToolResultPart, callNames: Map<string, string>): JsonObject {
   const name = part.name ?? callNames.get(part.toolCallId);
   if (name === undefined) {
     throw errors.invalidRequest(`Tool result '${part.toolCallId}' does not answer any earlier tool call, and Gemini needs the function name.`, 'unknown_tool_call');
@@ -95,6 +111,5 @@ function encodeToolResult(part: ToolResultPart, callNames: Map<string, string>):
   const text = typeof part.content === 'string' ? part.content : part.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('');
   const response: JsonObject = { name, response: part.isError === true ? { error: text } : { result: text } };
   if (!isSyntheticCallId(part.toolCallId)) response.id = part.toolCallId;
-  const images = typeof part.content === 'string' ? [] : part.content.filter((p): p is ImagePart => p.type === 'image').map(encodeImage);
-  return [{ functionResponse: response }, ...images];
+  return { functionResponse: response };
 }

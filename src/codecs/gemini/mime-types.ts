@@ -16,10 +16,12 @@ const MIME_BY_EXTENSION: Record<string, string> = {
 };
 
 /**
- * Guesses a MIME type from a URL's path extension (query and fragment ignored). Falls back to
- * `image/jpeg`: the URL came from an image part, and Gemini needs some image type for fileData.
+ * Guesses a MIME type from a URL's path extension (query and fragment ignored); `fallback` when
+ * the extension says nothing.
  */
-export function guessMimeType(url: string, fallback = 'image/jpeg'): string {
+export function guessMimeType(url: string, fallback: string): string;
+export function guessMimeType(url: string, fallback?: string): string | undefined;
+export function guessMimeType(url: string, fallback?: string): string | undefined {
   let path = url;
   try {
     path = new URL(url).pathname;

@@ -44,10 +44,3 @@ export function parseJson(text: string): unknown {
     return undefined;
   }
 }
-
-/** Copies `source` without the keys whose value is undefined (keeps wire bodies tidy). */
-export function compact<T extends JsonObject>(source: T): T {
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(source)) if (value !== undefined) out[key] = value;
-  return out as T;
-}

@@ -1,7 +1,7 @@
 import type { Conversation, FinishReason, InternalResponse, Part, Usage } from '../internal.js';
 import { makeRandomSuffix } from './ids.js';
 import { decodeReasoningItem } from './input-decode.js';
-import { asArray, asNumber, asObject, asString, isObject, type JsonObject } from './json.js';
+import { asArray, asNumber, asObject, asString, type JsonObject } from './json.js';
 
 /**
  * Upstream Responses object -> internal answer
@@ -61,9 +61,4 @@ export function decodeResponsesUsage(raw: unknown): Usage {
   const reasoning = asNumber(asObject(usage.output_tokens_details).reasoning_tokens);
   if (reasoning !== undefined && reasoning > 0) out.reasoningTokens = reasoning;
   return out;
-}
-
-/** True when the parsed value looks like an OpenAI error envelope. */
-export function isErrorEnvelope(value: unknown): value is { error: JsonObject } {
-  return isObject(value) && isObject(value.error);
 }

@@ -1,7 +1,7 @@
 /** One step of a robotics plan. */
 export interface PlanStep { index: number; description: string }
 
-const NUMBERED = /^\s*(?:step\s*)?\d+\s*[.):-]\s*(.+)$/i;
+const NUMBERED = /^\s*(?:step\s+)?\d{1,3}\s*[.):]\s+(.+)$/i;
 const BULLETED = /^\s*[-*•+]\s+(.+)$/;
 
 /**

@@ -5,7 +5,7 @@
  * Unknown members are rejected (`additionalProperties: false`) so a misspelt field fails the test
  * instead of being ignored upstream; only fields the docs list are allowed.
  */
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 
 const blob = { type: 'object', additionalProperties: false, required: ['mimeType', 'data'], properties: { mimeType: { type: 'string' }, data: { type: 'string', contentEncoding: 'base64' } } };
 const fileData = { type: 'object', additionalProperties: false, required: ['fileUri'], properties: { mimeType: { type: 'string' }, fileUri: { type: 'string' } } };

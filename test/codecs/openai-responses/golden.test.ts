@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { accumulateResponse } from 'openai/lib/responses/ResponseAccumulator';
 import type { Conversation, InternalResponse, StreamEvent } from '../../../src/codecs/internal.js';
 import { openAiResponsesDialect, openAiResponsesSurface } from '../../../src/codecs/openai-responses/index.js';
+import { isGatewayError } from '../../../src/errors/gateway-error.js';
 import { GoldenCase, listCases, maskRandomIds, readableFrames, runStreamDecoder, runStreamEncoder, toPlainJson, useFixedClock, type RecordedEvent } from './golden-support.js';
 import { describeErrors, openAiValidator, streamEventValidator } from './openai-schema.js';
 
@@ -26,6 +27,20 @@ describe('codecs/openai-responses (golden files)', () => {
         it('surface.decodeRequest turns client-request into internal-request', () => {
           const decoded = openAiResponsesSurface.decodeRequest(c.read('client-request.json'));
           expect(toPlainJson(decoded)).to.deep.equal(c.read('internal-request.json'));
+        });
+      }
+
+      if (c.has('client-request.json') && c.has('expected-error.json')) {
+        it('surface.decodeRequest rejects client-request with a 400', () => {
+          const expected = c.read<{ status: number; code: string }>('expected-error.json');
+          let thrown: unknown;
+          try {
+            openAiResponsesSurface.decodeRequest(c.read('client-request.json'));
+          } catch (e) {
+            thrown = e;
+          }
+          expect(isGatewayError(thrown), 'a GatewayError is thrown').to.equal(true);
+          expect({ status: (thrown as { status: number }).status, code: (thrown as { code: string }).code }).to.deep.equal(expected);
         });
       }
 

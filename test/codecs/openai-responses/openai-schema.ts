@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
 let ajv: Ajv2020 | undefined;
@@ -31,7 +31,7 @@ function loadAjv(): Ajv2020 {
   const doc = JSON.parse(readFileSync(path.resolve(process.cwd(), '../shared/openapi/openai.json'), 'utf8')) as Record<string, unknown>;
   document = doc;
   ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
-  addFormats(ajv);
+  addFormats.default(ajv);
   ajv.addFormat('unixtime', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= 0 });
   ajv.addSchema(relaxDiscriminators(doc) as Record<string, unknown>, 'openai.json');
   return ajv;
