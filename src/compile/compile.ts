@@ -1,5 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { parsePricing } from '../billing/pricing.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { crossCheck } from '../config/cross-check.js';
 import { hasErrors, type Diagnostic } from '../config/diagnostics.js';
@@ -37,6 +38,7 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
       operations: new Set(operations),
       parameters: new Set(spec.parameters ?? []),
       card: Object.freeze(buildCard(spec, operations)),
+      pricing: parsePricing(spec.pricing),
     }));
   }
   const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);

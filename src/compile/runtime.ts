@@ -1,4 +1,5 @@
 import type { ValidateFunction } from 'ajv';
+import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { GatewayConfig, KeySpec, ModelSpec, ProviderSpec, RouteSpec } from '../config/types.js';
 import type { ProviderImplementation } from '../providers/types.js';
@@ -40,6 +41,8 @@ export interface ModelEntry {
   readonly parameters: ReadonlySet<string>;
   /** SPEC 2.1 model card. */
   readonly card: Readonly<Record<string, unknown>>;
+  /** Catalog prices parsed once (USD per unit as numbers). */
+  readonly pricing: Pricing;
 }
 
 /** A discovery answer serialized once, with its strong ETag. */

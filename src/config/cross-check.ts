@@ -1,4 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { packageRoot } from '../paths.js';
 import addFormats from 'ajv-formats';
 import type { Diagnostic } from './diagnostics.js';
 import { suggest } from './did-you-mean.js';
@@ -64,9 +67,30 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
       }
     }
     if (p.operations && !info.mappedOperations) at(main, ['providers', name, 'operations'], 'E_OPERATIONS_NOT_SUPPORTED', `provider type ${p.type} does not take operation mappings`);
+    else if (p.operations) checkMappings(name, p.operations);
   }
   if (!config.providers[config.files.default_provider]) {
     at(main, ['files', 'default_provider'], 'E_UNKNOWN_PROVIDER', unknownName('provider', config.files.default_provider, Object.keys(config.providers)));
+  }
+
+  // Operation mappings: known operation names, schemas/mapping.schema.json, named transports.
+  function checkMappings(provider: string, operations: Record<string, Record<string, unknown>>): void {
+    const known = new Set(routes.map((r) => r.operation));
+    const validate = mappingSchema();
+    for (const [operation, mapping] of Object.entries(operations)) {
+      const base = ['providers', provider, 'operations', operation];
+      if (!known.has(operation)) at(main, base, 'E_UNKNOWN_OPERATION', unknownName('operation', operation, known), true);
+      if (!validate(mapping)) {
+        for (const e of pruneMappingErrors(validate.errors ?? [])) {
+          const finding = describeMappingError(e);
+          at(main, [...base, ...finding.path], finding.code, `${[...base, ...finding.path].join('.')}: ${finding.message}`, finding.key);
+        }
+      }
+      const transport = mapping?.transport;
+      if (typeof transport === 'string' && !vocabulary.transports.has(transport)) {
+        at(main, [...base, 'transport'], 'E_UNKNOWN_TRANSPORT', unknownName('transport', transport, vocabulary.transports));
+      }
+    }
   }
 
   // Models: ids, providers, endpoints, operations the provider really has.
@@ -106,4 +130,42 @@ function unknownName(kind: string, name: string, known: Iterable<string>, lead =
   const list = [...known];
   const hint = suggest(name, list);
   return `${lead} ${kind} '${name}'${hint ? `; did you mean '${hint}'?` : list.length <= 12 ? `; known: ${list.join(', ')}` : ''}`;
+}
+
+let compiledMappingSchema: ValidateFunction | undefined;
+
+/** schemas/mapping.schema.json, compiled once per process. */
+function mappingSchema(): ValidateFunction {
+  compiledMappingSchema ??= new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', 'mapping.schema.json'), 'utf8')) as object);
+  return compiledMappingSchema;
+}
+
+/** Drops the wrappers ajv reports around a real finding (if/anyOf), and duplicates. */
+function pruneMappingErrors(errs: ErrorObject[]): ErrorObject[] {
+  const meaningful = errs.filter((e) => !['if', 'anyOf', 'oneOf', '$ref'].includes(e.keyword));
+  const list = meaningful.length > 0 ? meaningful : errs;
+  const seen = new Set<string>();
+  return list.filter((e) => {
+    const sig = `${e.instancePath}|${e.keyword}|${JSON.stringify(e.params)}`;
+    if (seen.has(sig)) return false;
+    seen.add(sig);
+    return true;
+  });
+}
+
+/** A mapping schema error as a finding below the mapping. */
+function describeMappingError(e: ErrorObject): { path: Array<string | number>; code: string; message: string; key: boolean } {
+  const path: Array<string | number> = e.instancePath.split('/').slice(1).map((seg) => {
+    const s = seg.replace(/~1/g, '/').replace(/~0/g, '~');
+    return /^\d+$/.test(s) ? Number(s) : s;
+  });
+  if (e.keyword === 'additionalProperties') {
+    const extra = String((e.params as { additionalProperty: string }).additionalProperty);
+    const known = Object.keys((e.parentSchema as { properties?: object }).properties ?? {});
+    const hint = suggest(extra, known);
+    return { path: [...path, extra], code: 'E_UNKNOWN_KEY', message: `unknown key '${extra}'${hint ? `; did you mean '${hint}'?` : `; allowed: ${known.join(', ')}`}`, key: true };
+  }
+  if (e.keyword === 'required') return { path, code: 'E_MISSING_KEY', message: `missing required key '${String((e.params as { missingProperty: string }).missingProperty)}'`, key: false };
+  if (e.keyword === 'enum') return { path, code: 'E_SCHEMA', message: `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`, key: false };
+  return { path, code: 'E_SCHEMA', message: e.message ?? 'is invalid', key: false };
 }

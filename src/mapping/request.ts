@@ -30,9 +30,12 @@ export interface RequestBuilder {
   auth(call: OperationCall): { headers: Record<string, string>; query: Record<string, string> };
 }
 
-/** The variables templates know on the request side. */
+/** Template variables every mapping knows: the canonical id, the provider's model name, unix seconds now. */
+export const BASE_VARIABLES: readonly string[] = ['model', 'upstream_model', 'now'];
+
+/** The variables templates know in one call. */
 export function requestVariables(call: OperationCall, upstreamModel: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { model: call.model.id, upstream_model: upstreamModel, ...extra };
+  return { model: call.model.id, upstream_model: upstreamModel, now: String(Math.floor(Date.now() / 1000)), ...extra };
 }
 
 /** The scope of a request-side value: the client body. */
@@ -45,7 +48,7 @@ export function requestScope(call: OperationCall, vars: Record<string, string | 
  * names client fields a transport consumes itself (never forwarded by passthrough).
  */
 export function compileRequest(mapping: OperationMapping, at: ReadonlyArray<string | number>, options: { defaultAuth?: DefaultAuth; variables?: string[]; reserved?: string[] }): RequestBuilder {
-  const variables = ['model', 'upstream_model', ...(options.variables ?? [])];
+  const variables = [...BASE_VARIABLES, ...(options.variables ?? [])];
   const ctx = createSpecContext(variables, true);
   const path = atPath([...at, 'path'], () => compileTemplate(mapping.path, new Set(variables)));
   for (const f of path.fields) ctx.fields.add(f);

@@ -1,7 +1,7 @@
 import type { OperationCall } from '../providers/types.js';
 import type { MediaValue } from './media.js';
 import { isPresent } from './paths.js';
-import { requestVariables, upstreamOf } from './request.js';
+import { BASE_VARIABLES, requestVariables, upstreamOf } from './request.js';
 import type { ResponseSpec } from './types.js';
 import { compileFields, compileValue, createSpecContext, type Evaluator, type Scope } from './value-spec.js';
 
@@ -19,7 +19,7 @@ export function responseScope(upstream: unknown, call: OperationCall, extraVars:
  * as is (an OpenAI-compatible upstream already speaks the normalized shape).
  */
 export function compileResponse(spec: ResponseSpec | undefined, at: ReadonlyArray<string | number>, variables: string[] = []): ResponseShaper {
-  const ctx = createSpecContext(['model', 'upstream_model', ...variables], false);
+  const ctx = createSpecContext([...BASE_VARIABLES, ...variables], false);
   const fields = spec?.body ? compileFields(spec.body, [...at, 'body'], ctx) : undefined;
   const passthrough = spec?.passthrough ?? !fields;
   return async (upstream, call, extraVars) => {
@@ -31,7 +31,7 @@ export function compileResponse(spec: ResponseSpec | undefined, at: ReadonlyArra
 /** Compiles an optional single value on the response side. */
 export function compileResponseValue(spec: ResponseSpec['content_type'], at: ReadonlyArray<string | number>, variables: string[] = []): Evaluator | undefined {
   if (spec === undefined) return undefined;
-  return compileValue(spec, at, createSpecContext(['model', 'upstream_model', ...variables], false));
+  return compileValue(spec, at, createSpecContext([...BASE_VARIABLES, ...variables], false));
 }
 
 /** True when every `when` condition (client path -> value or list of values) holds. */

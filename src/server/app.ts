@@ -12,6 +12,7 @@ import type { SharedServices } from './services.js';
 import type { AppState } from './state.js';
 import { authenticate } from './steps/authenticate.js';
 import { errorBoundary } from './steps/error-boundary.js';
+import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
 import { requestContext } from './request-context.js';
@@ -20,7 +21,7 @@ type Handler = (shared: SharedServices) => Middleware<AppState>;
 
 /** Route handlers by the name route files give in `handler:`. */
 const handlers: Record<string, Handler> = {
-  'model-call': () => (ctx) => modelCall(ctx),
+  'model-call': (shared) => (ctx) => modelCall(ctx, shared),
   'list-models': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); listModels(ctx); },
   'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
@@ -51,7 +52,7 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
 function stepsOf(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState>[] {
   const { config } = store.current();
   const steps: Middleware<AppState>[] = [requestContext(route, store, shared)];
-  if (route.spec.auth === 'key') steps.push(authenticate);
+  if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
   if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
   const handler = handlers[route.spec.handler];
   if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);

@@ -1,5 +1,8 @@
 import type { ParameterizedContext } from 'koa';
-import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
+import type { CallMeter } from '../billing/call-meter.js';
+import { COST_HEADER, frameMayCarryUsage, injectCostIntoBody, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
+import { formatUsd } from '../billing/usd.js';
+import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation } from '../codecs/internal.js';
 import { errors, isGatewayError } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
@@ -24,8 +27,11 @@ function passthroughRequest(dialect: DialectCodec, request: Conversation, call: 
   return { ...encoded, body };
 }
 
-/** Same-format, non-streamed: the upstream JSON comes back as it is. */
-export async function passthroughJson(ctx: ParameterizedContext<AppState>, dialect: DialectCodec, request: Conversation, call: OperationCall, headers: Record<string, string>): Promise<void> {
+/**
+ * Same-format, non-streamed: the upstream JSON comes back as it is, with `usage.cost` added
+ * (priced from the dialect's reading of the upstream usage).
+ */
+export async function passthroughJson(ctx: ParameterizedContext<AppState>, dialect: DialectCodec, request: Conversation, call: OperationCall, headers: Record<string, string>, meter?: CallMeter): Promise<void> {
   const res = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
   let body: unknown;
   try {
@@ -34,12 +40,26 @@ export async function passthroughJson(ctx: ParameterizedContext<AppState>, diale
     throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
   }
   ctx.set(headers);
+  if (meter) {
+    try {
+      meter.record(dialect.decodeResponse(body, request).usage);
+    } catch {
+      // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
+    }
+    const cost = await meter.finish();
+    injectCostIntoBody(body, cost);
+    ctx.set(COST_HEADER, formatUsd(cost));
+  }
   ctx.body = body;
 }
 
 /**
  * Same-format stream: each upstream event is forwarded as it arrives. The dialect's decoder
- * reads along (for usage); a usage-only frame the client did not ask for is held back.
+ * reads along (for usage); a usage-only frame the client did not ask for is held back. With a
+ * meter, the cost goes into the frame that carries the final usage: a frame with a usage
+ * object is held until the decoder has seen the stream's usage (the next frame at most, e.g.
+ * Anthropic's message_delta before message_stop), then sent with `usage.cost`; the stream
+ * closes with the cost as an SSE comment (before a `[DONE]`) and as the HTTP trailer.
  */
 export async function passthroughStream(
   ctx: ParameterizedContext<AppState>,
@@ -48,26 +68,63 @@ export async function passthroughStream(
   request: Conversation,
   call: OperationCall,
   headers: Record<string, string>,
+  meter?: CallMeter,
 ): Promise<void> {
   const upstream = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
   const decoder = dialect.createStreamDecoder(request);
   const res = ctx.res;
   ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId });
+  openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId, ...(meter ? { trailer: COST_HEADER } : {}) });
+  let held: SseFrame | undefined;
+  let costed = false;
+  let closed = false;
+  const release = async (frames: SseFrame[]) => {
+    const out = held ? [held, ...frames] : frames;
+    held = undefined;
+    await writeFrames(res, costed && meter ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out);
+  };
+  const close = async () => {
+    if (closed || !meter) return;
+    closed = true;
+    await release([]);
+    const cost = await meter.finish();
+    writeCostTrailer(res, cost);
+  };
   try {
     for await (const frame of readSse(upstream.body)) {
       if (res.destroyed) break;
       const events = decoder.decode(frame);
-      const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage');
+      if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
+      // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
+      // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
+      const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
       if (usageOnly && !request.includeUsage) continue;
-      await writeFrames(res, [frame]);
+      if (!meter) {
+        await writeFrames(res, [frame]);
+        continue;
+      }
+      if (frame.data.trim() === '[DONE]') {
+        await close();
+        await writeFrames(res, [frame]);
+        continue;
+      }
+      if (!costed && frameMayCarryUsage(frame)) {
+        await release([]);
+        held = frame;
+        continue;
+      }
+      await release([frame]);
     }
+    if (meter) for (const e of decoder.end()) { meter.observe(e); if (e.type === 'usage') costed = true; }
+    await close();
   } catch (e) {
     if (!call.signal.aborted) {
       const err = mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
       const ge = isGatewayError(err) ? err : errors.upstreamUnreachable(call.providerName);
+      await release([]);
       await writeFrames(res, surface.createStreamEncoder(request).fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
     }
+    await close();
   } finally {
     if (!upstream.body.destroyed) upstream.body.destroy();
     res.end();

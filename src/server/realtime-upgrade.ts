@@ -2,7 +2,9 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RuntimeStore } from '../compile/runtime-store.js';
+import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH } from '../store/realtime-signer.js';
+import { openRealtimeHold } from './steps/key-policy.js';
 
 /**
  * Accepts WebSocket upgrades on the gateway's realtime path. The signed token is checked
@@ -21,6 +23,8 @@ export function attachRealtime(server: Server, store: RuntimeStore, secret: stri
     const open = entry?.provider.impl.openRealtime;
     if (!entry || !open) return refuse(socket, 404, 'Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => {
+      // Budget and duration end the session whichever provider serves it (issue 5).
+      meterRealtimeSession(ws, claims, entry.pricing, openRealtimeHold(secret, store.current().keys, claims.owner));
       open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
     });
   });

@@ -67,12 +67,12 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
       throw errors.invalidRequest(`Could not fetch ${parsed.host}.`, 'fetch_failed');
     }
     if (res.statusCode >= 300) {
-      res.body.destroy();
+      discard(res.body);
       throw errors.invalidRequest(`Fetching ${parsed.host} answered ${res.statusCode}.`, 'fetch_failed');
     }
     const declared = Number(res.headers['content-length'] ?? 0);
     if (declared > policy.maxBytes) {
-      res.body.destroy();
+      discard(res.body);
       throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
     }
     const chunks: Buffer[] = [];
@@ -80,7 +80,7 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
     for await (const chunk of res.body) {
       size += (chunk as Buffer).length;
       if (size > policy.maxBytes) {
-        res.body.destroy();
+        discard(res.body);
         throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
       }
       chunks.push(chunk as Buffer);
@@ -88,4 +88,13 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
     const type = res.headers['content-type'];
     return { bytes: new Uint8Array(Buffer.concat(chunks)), contentType: (Array.isArray(type) ? type[0] : type) ?? 'application/octet-stream' };
   };
+}
+
+/**
+ * Abandons a response body. undici emits an AbortError on a body destroyed unread; with no
+ * listener that error is uncaught and would end the process, so it is swallowed here.
+ */
+function discard(body: { on(event: 'error', listener: () => void): unknown; destroy(): unknown }): void {
+  body.on('error', () => undefined);
+  body.destroy();
 }

@@ -61,7 +61,8 @@ function schemasOf(doc: JsonObject): { [name: string]: JsonObject } {
  *   messages (echoed back in multi-turn tool use with thinking);
  * - image source `{type:'url', url}` and `{type:'file', file_id}` (2024 only had base64);
  * - `tool_choice` `{type:'none'}`;
- * - tool `strict` (strict tool use).
+ * - tool `strict` (strict tool use);
+ * - request `service_tier`: `auto` | `standard_only` (Priority Tier).
  */
 function allowNewerAnthropicFields(doc: JsonObject): void {
   const schemas = schemasOf(doc);
@@ -72,6 +73,7 @@ function allowNewerAnthropicFields(doc: JsonObject): void {
       { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { enum: ['adaptive', 'disabled'] } } },
     ],
   };
+  props.service_tier = { enum: ['auto', 'standard_only'] };
   props.output_config = {
     type: 'object',
     additionalProperties: false,

@@ -5,7 +5,7 @@ import type { JobRecord, OperationCall, OperationResult } from '../../providers/
 import { firstHeader, sendUpstream, type UpstreamResponse } from '../../upstream/http-client.js';
 import { MappingCompileError } from '../compile-error.js';
 import { toMedia } from '../media.js';
-import { compileRequest, requestScope, requestVariables, upstreamOf, type RequestBuilder } from '../request.js';
+import { BASE_VARIABLES, compileRequest, requestScope, requestVariables, upstreamOf, type RequestBuilder } from '../request.js';
 import { responseScope } from '../response.js';
 import { sendBuilt } from '../send.js';
 import { compileTemplate } from '../template.js';
@@ -40,13 +40,13 @@ export const asyncJobTransport: Transport = {
     const jobAt = [...at, 'job'];
     const waitField = job.wait_field ?? 'max_wait_seconds';
     const submit = compileRequest(mapping, at, { defaultAuth, reserved: [waitField] });
-    const answerCtx = () => createSpecContext(['model', 'upstream_model', 'id'], false);
+    const answerCtx = () => createSpecContext([...BASE_VARIABLES, 'id'], false);
     const readId = compileValue(job.id, [...jobAt, 'id'], answerCtx());
-    const pollPath = compileTemplate(job.poll.path, new Set(['model', 'upstream_model', 'id']));
+    const pollPath = compileTemplate(job.poll.path, new Set([...BASE_VARIABLES, 'id']));
     const readStatus = compileValue(job.status, [...jobAt, 'status'], answerCtx());
     const readError = job.error !== undefined ? compileValue(job.error, [...jobAt, 'error'], answerCtx()) : undefined;
     const result = compileResult(job, jobAt, answerCtx);
-    const fields = job.fields ? compileFields(job.fields, [...jobAt, 'fields'], createSpecContext(['model', 'upstream_model'], true)) : undefined;
+    const fields = job.fields ? compileFields(job.fields, [...jobAt, 'fields'], createSpecContext(BASE_VARIABLES, true)) : undefined;
     const timing = {
       defaultWait: job.default_wait_seconds ?? 10,
       maxWait: job.max_wait_seconds ?? 600,
@@ -180,7 +180,7 @@ function compileResult(job: JobSpec, at: ReadonlyArray<string | number>, ctx: ()
   const url: Evaluator | undefined = spec.url !== undefined ? compileValue(spec.url, [...at, 'result', 'url'], ctx()) : undefined;
   const contentType = spec.content_type !== undefined ? compileValue(spec.content_type, [...at, 'result', 'content_type'], ctx()) : undefined;
   const downloadUrl = spec.download?.url !== undefined ? compileValue(spec.download.url, [...at, 'result', 'download', 'url'], ctx()) : undefined;
-  const downloadPath = spec.download?.path !== undefined ? compileTemplate(spec.download.path, new Set(['model', 'upstream_model', 'id'])) : undefined;
+  const downloadPath = spec.download?.path !== undefined ? compileTemplate(spec.download.path, new Set([...BASE_VARIABLES, 'id'])) : undefined;
   return async (answer, call, id, submit) => {
     const scope = responseScope(answer, call, { id });
     const declared = contentType ? await contentType(scope) : undefined;
@@ -219,6 +219,7 @@ async function download(where: { url: string; headers: Record<string, string> },
     const res: UpstreamResponse = await sendUpstream({ provider: call.providerName, url, method: 'GET', headers: { accept: '*/*', ...headers }, signal: call.signal, timeoutMs: call.timeoutMs });
     const location = firstHeader(res.headers.location);
     if (res.status >= 300 && res.status < 400 && location) {
+      res.body.on('error', () => undefined); // an unread body destroyed emits AbortError
       res.body.destroy();
       const next = new URL(location, url);
       if (next.origin !== new URL(url).origin) headers = {};

@@ -1,6 +1,6 @@
 import { firstHeader } from '../../upstream/http-client.js';
 import { toMedia } from '../media.js';
-import { compileRequest } from '../request.js';
+import { BASE_VARIABLES, compileRequest } from '../request.js';
 import { compileResponseValue, matchesWhen, responseScope } from '../response.js';
 import { sendBuilt } from '../send.js';
 import { readBytes, throwIfFailed } from '../upstream-errors.js';
@@ -20,7 +20,7 @@ export const binaryTransport: Transport = {
     const request = compileRequest(mapping, at, { defaultAuth });
     const contentType = compileResponseValue(mapping.response?.content_type, [...at, 'response', 'content_type']);
     const envelope = mapping.response?.envelope;
-    const envelopeFields = envelope ? compileFields(envelope.body, [...at, 'response', 'envelope', 'body'], createSpecContext(['model', 'upstream_model'], false)) : undefined;
+    const envelopeFields = envelope ? compileFields(envelope.body, [...at, 'response', 'envelope', 'body'], createSpecContext(BASE_VARIABLES, false)) : undefined;
     return {
       operations: {
         [operation]: async (call) => {

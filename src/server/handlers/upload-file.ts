@@ -1,8 +1,10 @@
 import { readFile, rm } from 'node:fs/promises';
 import type { ParameterizedContext } from 'koa';
 import { errors } from '../../errors/gateway-error.js';
-import type { FileRecord } from '../../providers/types.js';
-import type { AppState } from '../state.js';
+import { MediaValue } from '../../mapping/media.js';
+import type { ResolvedProvider } from '../../compile/runtime.js';
+import type { FileRecord, OperationCall } from '../../providers/types.js';
+import type { AppState, GatewayState } from '../state.js';
 
 /**
  * POST /v1/files in either encoding (SPEC 4.16): multipart `file` part or JSON
@@ -38,9 +40,36 @@ export async function uploadFile(ctx: ParameterizedContext<AppState>): Promise<v
   if (!provider) throw errors.invalidRequest(`Unknown provider '${providerName}' for file upload.`, 'unknown_provider', { provider: providerName });
   if (provider.missing) throw errors.providerNotConfigured(provider.name, provider.missing);
   const purpose = typeof fields.purpose === 'string' ? fields.purpose : 'user_upload';
-  const record = await gw.services.files.put({ filename, mime_type: mimeType, purpose, provider: providerName, owner: gw.owner }, content);
+  const providerFileId = await forwardToProvider(gw, provider, { file: new MediaValue(content, mimeType, filename), filename, mime_type: mimeType, purpose });
+  const record = await gw.services.files.put({ filename, mime_type: mimeType, purpose, provider: providerName, owner: gw.owner, ...(providerFileId ? { provider_file_id: providerFileId } : {}) }, content);
   ctx.status = 200;
   ctx.body = publicRecord(record);
+}
+
+/**
+ * Sends the upload to the provider's own files API when it has one (a `files` operation, e.g.
+ * OpenAI's multipart /files) and returns the provider's file id. Its failure fails the upload,
+ * so a client never holds a file id the provider does not know.
+ */
+async function forwardToProvider(gw: GatewayState, provider: ResolvedProvider, body: Record<string, unknown>): Promise<string | undefined> {
+  const operation = provider.impl.operations?.[gw.route.spec.operation];
+  if (!operation) return undefined;
+  const call: OperationCall = {
+    operation: gw.route.spec.operation,
+    body,
+    model: { id: `${provider.name}/files`, provider: provider.name, endpoints: [] },
+    providerName: provider.name,
+    provider: provider.spec,
+    apiKey: provider.apiKey,
+    baseUrl: provider.baseUrl,
+    signal: gw.abort.signal,
+    timeoutMs: provider.spec.timeout_ms ?? gw.runtime.config.server.upstream_timeout_ms,
+    owner: gw.owner,
+    services: gw.services,
+  };
+  const result = await operation(call);
+  const id = result.kind === 'json' ? result.body.id : undefined;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 /** The record as clients see it (the owner hash stays inside the gateway). */

@@ -26,7 +26,7 @@ describe('e2e sandbox: POST /v1/files', () => {
   describe('multipart/form-data', () => {
     it('stores a FormData file part with its name and type, purpose and provider defaulted', async () => {
       const form = new FormData();
-      form.append('file', new Blob([png], { type: 'image/png' }), 'fox.png');
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'fox.png');
       const res = await upload(form);
       expect(res.status).to.equal(200);
       const body = await res.json() as FileBody;
@@ -42,7 +42,7 @@ describe('e2e sandbox: POST /v1/files', () => {
 
     it('takes purpose vision_reference and an explicit provider part', async () => {
       const form = new FormData();
-      form.append('file', new Blob([png], { type: 'image/png' }), 'ref.png');
+      form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'ref.png');
       form.append('purpose', 'vision_reference');
       form.append('provider', 'sandbox');
       const body = await (await upload(form)).json() as FileBody;
@@ -52,7 +52,7 @@ describe('e2e sandbox: POST /v1/files', () => {
 
     it('answers 400 for a bad purpose part and for a missing file part', async () => {
       const bad = new FormData();
-      bad.append('file', new Blob([png]), 'x.png');
+      bad.append('file', new Blob([new Uint8Array(png)]), 'x.png');
       bad.append('purpose', 'fine-tune');
       const badRes = await upload(bad);
       expect(badRes.status).to.equal(400);

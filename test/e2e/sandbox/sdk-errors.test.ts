@@ -105,11 +105,11 @@ describe('e2e sandbox: official SDK error classes', () => {
     });
 
     it('raises BadRequestError (400) with the messages envelope for a schema violation', async () => {
-      const e = await failure(() => anthropicClient(gw).messages.create({ model: 'sandbox/echo-1', max_tokens: 16, temperature: 1.5, messages: [{ role: 'user', content: 'x' }] }));
+      const e = await failure(() => anthropicClient(gw).messages.create({ model: 'sandbox/echo-1', max_tokens: 0, messages: [{ role: 'user', content: 'x' }] }));
       expect(e).to.be.instanceOf(Anthropic.BadRequestError);
       const body = (e as InstanceType<typeof Anthropic.BadRequestError>).error as MessagesEnvelope;
       expect(body.type).to.equal('error');
-      expect(body.error.message).to.include('temperature');
+      expect(body.error.message).to.include('max_tokens');
     });
   });
 });

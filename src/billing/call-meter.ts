@@ -1,0 +1,69 @@
+import type { Conversation, StreamEvent, Usage } from '../codecs/internal.js';
+import type { Pricing } from './pricing.js';
+import type { SpendHold } from './spend-hold.js';
+import { computeTextCost } from './text-cost.js';
+import { countConversationTokens } from './token-counter.js';
+
+/** Characters per token assumed for output the provider did not report usage for. */
+const FALLBACK_CHARS_PER_TOKEN = 3;
+
+/**
+ * The cost of one text call, from what it reports. The provider's usage (a complete answer's,
+ * or a stream's `usage` event) is authoritative; a stream that ends without one (an upstream
+ * failure, a provider that reports none) is billed from what passed through: the prompt's
+ * worst-case count and the delivered output at FALLBACK_CHARS_PER_TOKEN.
+ */
+export interface CallMeter {
+  /** Reads a stream event as it passes (usage, delivered output). */
+  observe(event: StreamEvent): void;
+  /** Records a complete answer's usage. */
+  record(usage: Usage): void;
+  /** The cost so far (USD). */
+  cost(): number;
+  /** Settles the key's hold with the final cost, once; resolves to that cost. */
+  finish(): Promise<number>;
+  /** Settles with nothing spent when the call failed before producing anything. */
+  abandon(): Promise<void>;
+}
+
+/** A meter for a text call of `request` priced by `pricing`, settling on `hold`. */
+export function createCallMeter(request: Conversation, pricing: Pricing, hold: SpendHold, estimatedInputTokens?: number): CallMeter {
+  let usage: Usage | undefined;
+  let outputChars = 0;
+  let promptTokens = estimatedInputTokens;
+  let done = false;
+  const current = (): Usage => {
+    if (usage) return usage;
+    promptTokens ??= countConversationTokens(request).tokens;
+    return { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / FALLBACK_CHARS_PER_TOKEN) };
+  };
+  return {
+    observe(event) {
+      if (event.type === 'usage') usage = event.usage;
+      else if (event.type === 'block_delta') {
+        const d = event.delta;
+        outputChars += d.type === 'text' || d.type === 'thinking' ? d.text.length : d.type === 'arguments' ? d.partialJson.length : 0;
+      }
+    },
+    record(u) {
+      usage = u;
+    },
+    cost() {
+      return computeTextCost(current(), pricing);
+    },
+    async finish() {
+      const u = current();
+      const cost = computeTextCost(u, pricing);
+      if (!done) {
+        done = true;
+        await hold.settle(cost, u.inputTokens + u.outputTokens);
+      }
+      return cost;
+    },
+    async abandon() {
+      if (done) return;
+      done = true;
+      await hold.settle(0, 0);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type { Middleware } from 'koa';
+import { budgetExhausted, keyRateLimited, modelNotAllowed } from '../../billing/billing-errors.js';
+import type { SpendHold } from '../../billing/spend-hold.js';
+import { currentBucket } from '../../billing/budget-period.js';
+import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../../billing/usd.js';
+import type { KeyEntry } from '../../compile/runtime.js';
+import type { KeySpec } from '../../config/types.js';
+import type { RateLimiter } from '../../store/rate-limiter.js';
+import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
+import type { AppState } from '../state.js';
+
+/** The shared services key policies count against. */
+export interface KeyPolicyServices { limiter: RateLimiter; ledger: SpendLedger }
+
+const MINUTE = 60;
+// "No limit" for true-up hits that must always be counted.
+const UNLIMITED = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Step of key routes, right after authentication (before the body is read): the key's
+ * requests-per-minute limit, 429 with Retry-After when over. The model allowlist
+ * (assertModelAllowed) needs the body; token limits and budgets need the call's estimate, so
+ * they are taken later through openKeySpend.
+ */
+export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
+  return async (ctx, next) => {
+    const gw = ctx.state.gw;
+    const spec = gw.key?.spec;
+    if (spec) {
+      if (spec.rpm !== undefined) {
+        const d = await services.limiter.hit(`rpm:${gw.owner}`, spec.rpm, MINUTE);
+        ctx.set('x-ratelimit-limit-requests', String(spec.rpm));
+        ctx.set('x-ratelimit-remaining-requests', String(d.remaining));
+        if (!d.allowed) throw keyRateLimited('rpm', spec.rpm, d.retryAfterSeconds);
+      }
+    }
+    await next();
+  };
+}
+
+/** 403 `model_not_allowed` unless the calling key's `models` globs match the body's model. */
+export function assertModelAllowed(key: KeyEntry | undefined, model: unknown): void {
+  if (key?.spec.models && typeof model === 'string' && !allowsModel(key.spec, model)) throw modelNotAllowed(key.spec.name, model);
+}
+
+const globCache = new WeakMap<KeySpec, RegExp[]>();
+
+/** Whether a key's `models` globs (`*` any run of characters, `?` one) match a model id. */
+export function allowsModel(spec: KeySpec, model: string): boolean {
+  if (!spec.models) return true;
+  let res = globCache.get(spec);
+  if (!res) {
+    res = spec.models.map((g) => new RegExp(`^${g.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&'))).join('')}$`, 's'));
+    globCache.set(spec, res);
+  }
+  return res.some((re) => re.test(model));
+}
+
+/**
+ * Opens a key's spend for one call. Spend is recorded for every key on `<owner>:total`; a key
+ * with a budget also reserves and settles on the account of the current period. Settlement
+ * failures never fail the call: the answer has been delivered (`onError` hears about them).
+ */
+export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void): SpendHold {
+  const spec = key?.spec;
+  const budget = spec?.budget;
+  let reservation: SettleEntry | undefined;
+  let tokensCharged = 0;
+  let settled = false;
+  const hold: SpendHold = {
+    needsEstimate: !!spec && (spec.budget !== undefined || spec.tpm !== undefined),
+    async reserve(worstUsd, promptTokens, fit) {
+      if (spec?.tpm !== undefined) {
+        tokensCharged = Math.min(Math.max(0, Math.ceil(promptTokens)), spec.tpm);
+        const d = await services.limiter.hit(`tpm:${owner}`, spec.tpm, MINUTE, tokensCharged);
+        if (!d.allowed) {
+          tokensCharged = 0;
+          throw keyRateLimited('tpm', spec.tpm, d.retryAfterSeconds);
+        }
+      }
+      if (!budget || !spec) return 0;
+      const bucket = currentBucket(budget.period);
+      const account = `${owner}:${bucket.id}`;
+      const limitNano = toNanoUsd(budget.usd);
+      let amount = toNanoUsdCeil(worstUsd);
+      let r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+      if (!r.ok && fit) {
+        const smaller = fit(fromNanoUsd(Math.max(0, limitNano - r.usedNano)));
+        if (smaller !== undefined) {
+          amount = toNanoUsdCeil(smaller);
+          r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+        }
+      }
+      if (!r.ok) {
+        await releaseTokens();
+        throw budgetExhausted({
+          key: spec.name, period: budget.period, budget_usd: budget.usd,
+          used_usd: fromNanoUsd(r.usedNano), needed_usd: fromNanoUsd(amount), resets_in_seconds: bucket.resetsInSeconds,
+        });
+      }
+      reservation = { account, reservedNano: amount, ttlSeconds: bucket.ttlSeconds, via: r.via };
+      return fromNanoUsd(amount);
+    },
+    async settle(costUsd, tokens) {
+      if (settled) return;
+      settled = true;
+      try {
+        if (spec?.tpm !== undefined && tokens !== tokensCharged) {
+          await services.limiter.hit(`tpm:${owner}`, UNLIMITED, MINUTE, Math.round(tokens - tokensCharged));
+        }
+        const entries: SettleEntry[] = reservation ? [reservation] : [];
+        if (!reservation || !reservation.account.endsWith(':total')) entries.push({ account: `${owner}:total`, reservedNano: 0, ttlSeconds: 0 });
+        if (owner) await services.ledger.settle(entries, toNanoUsd(costUsd));
+      } catch (e) {
+        onError?.(e);
+      }
+    },
+  };
+  const releaseTokens = async () => {
+    if (tokensCharged > 0) await services.limiter.hit(`tpm:${owner}`, UNLIMITED, MINUTE, -tokensCharged).catch(() => undefined);
+    tokensCharged = 0;
+  };
+  return hold;
+}
+
+// Realtime sockets are accepted outside the request pipeline (src/server/realtime-upgrade.ts),
+// which knows the gateway by its realtime secret only: services are found through it.
+const realtimeServices = new Map<string, KeyPolicyServices>();
+
+/** Makes a gateway's limiter and ledger reachable from its realtime sockets. */
+export function registerRealtimeServices(secret: string, services: KeyPolicyServices): () => void {
+  realtimeServices.set(secret, services);
+  return () => { if (realtimeServices.get(secret) === services) realtimeServices.delete(secret); };
+}
+
+/** The spend hold of the key that owns a realtime session (undefined when unknown). */
+export function openRealtimeHold(secret: string, keys: readonly KeyEntry[], owner: string): SpendHold | undefined {
+  const services = realtimeServices.get(secret);
+  if (!services || !owner) return undefined;
+  const key = keys.find((k) => k.hash.toString('hex') === owner);
+  return key ? openKeySpend(key, owner, services) : undefined;
+}

@@ -1,0 +1,47 @@
+import type { RateLimiter } from './rate-limiter.js';
+import type { RedisConnection } from './redis-connection.js';
+import type { StoreGuard } from './redis-fallback.js';
+
+// Fixed windows on Redis's own clock (TIME), so every instance agrees on window boundaries.
+// KEYS[1] base key; ARGV limit, window seconds, cost. Returns {allowed, remaining, retryAfter}.
+const HIT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local span = tonumber(ARGV[2]) * 1000
+local start = math.floor(now / span) * span
+local key = KEYS[1] .. ':' .. string.format('%d', start)
+local limit = tonumber(ARGV[1])
+local cost = tonumber(ARGV[3])
+local count = tonumber(redis.call('GET', key) or '0')
+local retry = math.max(1, math.ceil((start + span - now) / 1000))
+if cost > 0 and count + cost > limit then
+  return {0, math.max(0, limit - count), retry}
+end
+count = redis.call('INCRBY', key, ARGV[3])
+if redis.call('PTTL', key) < 0 then redis.call('PEXPIRE', key, span + 1000) end
+return {1, math.max(0, limit - count), retry}
+`;
+
+type HitCommand = (key: string, limit: string, windowSeconds: string, cost: string) => Promise<[number, number, number]>;
+
+/**
+ * A RateLimiter on Redis: one counter per key and fixed window, checked and counted in one Lua
+ * script (atomic across instances). Failures go through the guard (`store.on_error`): fail
+ * open to `local` (this instance's memory limiter) or refuse with 503.
+ */
+export function createRedisRateLimiter(conn: RedisConnection, guard: StoreGuard, local: RateLimiter): RateLimiter {
+  conn.client.defineCommand('gwRateHit', { numberOfKeys: 1, lua: HIT });
+  const hit = (conn.client as unknown as { gwRateHit: HitCommand }).gwRateHit.bind(conn.client);
+  return {
+    hit(key, limit, windowSeconds, cost = 1) {
+      return guard.run(
+        async () => {
+          const cap = Number.isFinite(limit) ? Math.floor(limit) : Number.MAX_SAFE_INTEGER;
+          const [allowed, remaining, retryAfterSeconds] = await hit(`${conn.prefix}rl:${key}`, String(cap), String(windowSeconds), String(Math.round(cost)));
+          return { allowed: allowed === 1, remaining: Number(remaining), retryAfterSeconds: Number(retryAfterSeconds) };
+        },
+        () => local.hit(key, limit, windowSeconds, cost),
+      );
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { startGateway, type TestGateway } from '../../helpers/gateway.js';
+import { startFakeCohere, type FakeCohere } from '../../fakes/cohere.js';
+import { startFakeElevenLabs, type FakeElevenLabs } from '../../fakes/elevenlabs.js';
+import { startFakeGoogle, type FakeGoogle } from '../../fakes/google.js';
+import { startFakeJina, type FakeJina } from '../../fakes/jina.js';
+import { startFakeMistral, type FakeMistral } from '../../fakes/mistral.js';
+import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.js';
+import { startFakeVoyage, type FakeVoyage } from '../../fakes/voyage.js';
+
+/** The real gateway (gateway.yaml) wired to one fake upstream per provider. */
+export interface ProviderRig {
+  gw: TestGateway;
+  openai: FakeOpenAi;
+  google: FakeGoogle;
+  cohere: FakeCohere;
+  voyage: FakeVoyage;
+  jina: FakeJina;
+  mistral: FakeMistral;
+  elevenlabs: FakeElevenLabs;
+  /** POSTs JSON with the test key; returns status, headers and the parsed JSON (or bytes). */
+  post(path: string, body: unknown, key?: string): Promise<RigResponse>;
+  get(path: string, key?: string): Promise<RigResponse>;
+  close(): Promise<void>;
+}
+
+export interface RigResponse { status: number; headers: Headers; json: Record<string, unknown>; bytes: Buffer }
+
+/**
+ * Starts the fakes and a gateway whose providers point at them through the documented
+ * `<NAME>_API_KEY` / `<NAME>_BASE_URL` variables (base URLs written as each SDK expects).
+ * Job polls run every 50 ms (GATEWAY_JOB_POLL_MS).
+ */
+export async function startProviderRig(env: Record<string, string> = {}): Promise<ProviderRig> {
+  const [openai, google, cohere, voyage, jina, mistral, elevenlabs] = await Promise.all([
+    startFakeOpenAi(), startFakeGoogle(), startFakeCohere(), startFakeVoyage(), startFakeJina(), startFakeMistral(), startFakeElevenLabs(),
+  ]);
+  const gw = await startGateway({
+    env: {
+      OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openai.url}/v1`,
+      GEMINI_API_KEY: 'g-test', GEMINI_BASE_URL: google.url,
+      COHERE_API_KEY: 'co-test', COHERE_BASE_URL: cohere.url,
+      VOYAGE_API_KEY: 'pa-test', VOYAGE_BASE_URL: `${voyage.url}/v1`,
+      JINA_API_KEY: 'jina-test', JINA_BASE_URL: `${jina.url}/v1`,
+      MISTRAL_API_KEY: 'mi-test', MISTRAL_BASE_URL: `${mistral.url}/v1`,
+      ELEVENLABS_API_KEY: 'xi-test', ELEVENLABS_BASE_URL: elevenlabs.url,
+      GATEWAY_JOB_POLL_MS: '50',
+      ...env,
+    },
+  });
+  const send = async (method: string, path: string, body: unknown, key: string): Promise<RigResponse> => {
+    const res = await fetch(`${gw.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const isJson = (res.headers.get('content-type') ?? '').includes('json');
+    return { status: res.status, headers: res.headers, json: isJson ? JSON.parse(bytes.toString('utf8')) as Record<string, unknown> : {}, bytes };
+  };
+  return {
+    gw, openai, google, cohere, voyage, jina, mistral, elevenlabs,
+    post: (path, body, key = gw.key) => send('POST', path, body, key),
+    get: (path, key = gw.key) => send('GET', path, undefined, key),
+    async close() {
+      await gw.close();
+      await Promise.all([openai, google, cohere, voyage, jina, mistral, elevenlabs].map((f) => f.close()));
+    },
+  };
+}
+
+/** The last request a fake received on a path. */
+export function lastRequest<T extends { requests: Array<{ path: string }> }>(fake: T, path: string | RegExp): T['requests'][number] {
+  const list = fake.requests.filter((r) => (typeof path === 'string' ? r.path === path : path.test(r.path)));
+  const last = list[list.length - 1];
+  if (!last) throw new Error(`no request to ${String(path)}`);
+  return last;
+}
