@@ -34,13 +34,14 @@ function find(report: BenchReport, id: string): CaseResult {
 }
 
 /** Gateway / bare-proxy ratios with the targets of the engine issue (>= 0.7x req/s, p99 <= 1.5x). */
-export function computeRatios(report: BenchReport): Array<{ mode: string; rps: number; p99: number; rpsOk: boolean; p99Ok: boolean }> {
+export function computeRatios(report: BenchReport): Array<{ mode: string; rps: number; p99: number; cpu: number; rpsOk: boolean; p99Ok: boolean }> {
   return ['plain', 'stream'].map((mode) => {
-    const gw = find(report, `gateway-${mode}`).load;
-    const bare = find(report, `bare-${mode}`).load;
-    const rps = gw.reqPerSec / bare.reqPerSec;
-    const p99 = gw.p99 / Math.max(bare.p99, 1);
-    return { mode, rps, p99, rpsOk: rps >= 0.7, p99Ok: p99 <= 1.5 };
+    const gwCase = find(report, `gateway-${mode}`);
+    const bareCase = find(report, `bare-${mode}`);
+    const rps = gwCase.load.reqPerSec / bareCase.load.reqPerSec;
+    const p99 = gwCase.load.p99 / Math.max(bareCase.load.p99, 1);
+    const cpu = gwCase.cpuUsPerRequest / Math.max(1, bareCase.cpuUsPerRequest);
+    return { mode, rps, p99, cpu, rpsOk: rps >= 0.7, p99Ok: p99 <= 1.5 };
   });
 }
 
@@ -56,9 +57,9 @@ export function renderReport(report: BenchReport): string {
     lines.push(`| ${c.label} | ${fixed(l.reqPerSec)} | ${fixed(l.p50, 1)} | ${fixed(l.p99, 1)} | ${fixed(c.cpuUsPerRequest)} | ${fixed(c.peakRssMiB, 1)} | ${l.non2xx} / ${l.errors} / ${l.timeouts} |`);
   }
   lines.push('', '## Gateway vs bare undici proxy (target: req/s >= 0.7x, p99 <= 1.5x)', '');
-  lines.push('| mode | req/s ratio | p99 ratio | verdict |', '|---|---:|---:|---|');
+  lines.push('| mode | req/s ratio | p99 ratio | server CPU per request ratio | verdict |', '|---|---:|---:|---:|---|');
   for (const r of computeRatios(report)) {
-    lines.push(`| ${r.mode} | ${fixed(r.rps, 2)}x | ${fixed(r.p99, 2)}x | ${r.rpsOk && r.p99Ok ? 'meets target' : `MISSES target (${[!r.rpsOk ? 'req/s' : '', !r.p99Ok ? 'p99' : ''].filter(Boolean).join(', ')})`} |`);
+    lines.push(`| ${r.mode} | ${fixed(r.rps, 2)}x | ${fixed(r.p99, 2)}x | ${fixed(r.cpu, 2)}x | ${r.rpsOk && r.p99Ok ? 'meets target' : `MISSES target (${[!r.rpsOk ? 'req/s' : '', !r.p99Ok ? 'p99' : ''].filter(Boolean).join(', ')})`} |`);
   }
   const pt = { plain: find(report, 'gateway-plain'), stream: find(report, 'gateway-stream') };
   const tr = { plain: find(report, 'translated-plain'), stream: find(report, 'translated-stream') };

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: loopback benchmark of the gateway (not a test). In one run, with autocannon at
- * 32 connections for BENCH_DURATION seconds per case (default 10, after BENCH_WARMUP s of
- * warm-up), it loads chat completions plain and streamed (20 chunks) on
+ * 32 connections for BENCH_DURATION seconds per case (default 10, split in BENCH_ROUNDS = 2
+ * interleaved windows, after BENCH_WARMUP = 2 s of warm-up), it loads chat completions plain
+ * and streamed (20 chunks) on
  *   (a) the fake upstream alone, (b) a bare undici pass-through proxy, (c) the gateway with
  *   auth, validation and routing on (provider `openai` pointed at the fake), and
  *   (d) the gateway translating the same chat requests to an anthropic-messages upstream,
@@ -16,13 +17,14 @@ import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
 import { readCpuMs, readMemory, sampleRss, spawnGateway, spawnReady, type Child } from './children.js';
 import { CHUNKS } from './fake-upstream-shape.js';
-import { runLoad } from './load.js';
+import { runLoad, type LoadResult } from './load.js';
 import { findNewestProfile, summarizeProfile } from './profile-top.js';
 import { renderReport, type BenchReport, type CaseResult } from './report.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const CONNECTIONS = 32;
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const PROFILE = process.env.BENCH_PROFILE === '1';
 const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
 const KEY = 'bench-key-0123456789abcdef';
@@ -62,17 +64,61 @@ async function checkTarget(url: string, model: string): Promise<void> {
   if (stream.status !== 200 || deltas !== CHUNKS) throw new Error(`${url} stream check failed: ${stream.status}, ${deltas} content chunks: ${sse.slice(0, 300)}`);
 }
 
-async function measure(id: string, label: string, target: Child, url: string, body: string): Promise<CaseResult> {
-  const options = { url: `${url}/v1/chat/completions`, connections: CONNECTIONS, method: 'POST' as const, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body };
-  if (WARMUP > 0) await runLoad({ ...options, duration: WARMUP });
-  const cpuBefore = readCpuMs(target.pid);
-  const rss = sampleRss(target.pid);
-  const load = await runLoad({ ...options, duration: DURATION });
-  const peakKiB = rss.stop();
-  const cpuMs = readCpuMs(target.pid) - cpuBefore;
-  const result: CaseResult = { id, label, server: target.name, load, cpuUsPerRequest: (cpuMs * 1000) / Math.max(1, load.totalRequests), peakRssMiB: peakKiB / 1024 };
-  process.stderr.write(`  ${label}: ${load.reqPerSec.toFixed(0)} req/s, p50 ${load.p50} ms, p99 ${load.p99} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req\n`);
+/** A case to load: which process serves it, where, with which body. */
+interface CaseSpec { id: string; label: string; target: Child; url: string; body: string }
+
+/** One measured window of a case (CPU of the serving process read around it). */
+interface Window { load: LoadResult; cpuMs: number; peakKiB: number; seconds: number }
+
+function loadOptions(spec: CaseSpec, duration: number) {
+  return { url: `${spec.url}/v1/chat/completions`, connections: CONNECTIONS, duration, method: 'POST' as const, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: spec.body };
+}
+
+async function measureWindow(spec: CaseSpec, seconds: number): Promise<Window> {
+  const cpuBefore = readCpuMs(spec.target.pid);
+  const rss = sampleRss(spec.target.pid);
+  const load = await runLoad(loadOptions(spec, seconds));
+  return { load, peakKiB: rss.stop(), cpuMs: readCpuMs(spec.target.pid) - cpuBefore, seconds };
+}
+
+/** Merges the windows of one case: requests and CPU summed, latency percentiles averaged. */
+function mergeWindows(spec: CaseSpec, windows: Window[]): CaseResult {
+  const sum = (f: (w: Window) => number) => windows.reduce((n, w) => n + f(w), 0);
+  const mean = (f: (w: Window) => number) => sum(f) / windows.length;
+  const totalRequests = sum((w) => w.load.totalRequests);
+  const load: LoadResult = {
+    reqPerSec: totalRequests / sum((w) => w.seconds),
+    totalRequests,
+    p50: mean((w) => w.load.p50),
+    p99: mean((w) => w.load.p99),
+    non2xx: sum((w) => w.load.non2xx),
+    errors: sum((w) => w.load.errors),
+    timeouts: sum((w) => w.load.timeouts),
+  };
+  const result: CaseResult = {
+    id: spec.id,
+    label: spec.label,
+    server: spec.target.name,
+    load,
+    cpuUsPerRequest: (sum((w) => w.cpuMs) * 1000) / Math.max(1, totalRequests),
+    peakRssMiB: Math.max(...windows.map((w) => w.peakKiB)) / 1024,
+  };
+  process.stderr.write(`  ${spec.label}: ${load.reqPerSec.toFixed(0)} req/s, p50 ${load.p50.toFixed(1)} ms, p99 ${load.p99.toFixed(1)} ms, ${result.cpuUsPerRequest.toFixed(0)} µs CPU/req\n`);
   return result;
+}
+
+/**
+ * Measures the cases of one mode in ROUNDS interleaved windows (a, b, c, d, a, b, c, d ...) of
+ * DURATION / ROUNDS seconds each, so a drift of background load on the machine hits every case
+ * alike instead of whichever ran at the wrong moment.
+ */
+async function measureInterleaved(specs: CaseSpec[]): Promise<CaseResult[]> {
+  for (const spec of specs) if (WARMUP > 0) await runLoad(loadOptions(spec, WARMUP));
+  const windows = specs.map((): Window[] => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, spec] of specs.entries()) windows[i]!.push(await measureWindow(spec, DURATION / ROUNDS));
+  }
+  return specs.map((spec, i) => mergeWindows(spec, windows[i]!));
 }
 
 async function main(): Promise<void> {
@@ -108,10 +154,12 @@ async function main(): Promise<void> {
     for (const stream of [false, true]) {
       const mode = stream ? 'stream' : 'plain';
       const what = stream ? `chat streamed (${CHUNKS} chunks)` : 'chat plain';
-      cases.push(await measure(`upstream-${mode}`, `(a) upstream alone, ${what}`, upstream, upstream.url, chatBody(openaiModel, stream)));
-      cases.push(await measure(`bare-${mode}`, `(b) bare undici proxy, ${what}`, proxy, proxy.url, chatBody(openaiModel, stream)));
-      cases.push(await measure(`gateway-${mode}`, `(c) gateway ${openaiModel} (passthrough), ${what}`, gateway, gateway.url, chatBody(openaiModel, stream)));
-      cases.push(await measure(`translated-${mode}`, `(d) gateway ${anthropicModel} (chat -> messages), ${what}`, gateway, gateway.url, chatBody(anthropicModel, stream)));
+      cases.push(...await measureInterleaved([
+        { id: `upstream-${mode}`, label: `(a) upstream alone, ${what}`, target: upstream, url: upstream.url, body: chatBody(openaiModel, stream) },
+        { id: `bare-${mode}`, label: `(b) bare undici proxy, ${what}`, target: proxy, url: proxy.url, body: chatBody(openaiModel, stream) },
+        { id: `gateway-${mode}`, label: `(c) gateway ${openaiModel} (passthrough), ${what}`, target: gateway, url: gateway.url, body: chatBody(openaiModel, stream) },
+        { id: `translated-${mode}`, label: `(d) gateway ${anthropicModel} (chat -> messages), ${what}`, target: gateway, url: gateway.url, body: chatBody(anthropicModel, stream) },
+      ]));
     }
 
     const processPeaks: Record<string, number> = {};
@@ -125,7 +173,7 @@ async function main(): Promise<void> {
         node: process.version,
         cpu: `${cpus()[0]?.model ?? 'unknown'} x ${cpus().length}`,
         memory: `${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
-        load: `autocannon, ${CONNECTIONS} connections, ${DURATION} s per case after ${WARMUP} s warm-up, 127.0.0.1 only`,
+        load: `autocannon, ${CONNECTIONS} connections, ${DURATION} s per case (${ROUNDS} interleaved windows of ${DURATION / ROUNDS} s) after ${WARMUP} s warm-up, 127.0.0.1 only`,
         config: `${configPath.startsWith(root) ? configPath.slice(root.length + 1) : configPath} (gateway log level ${LOG_LEVEL}, access log to /dev/null)`,
         'run time': `${((Date.now() - started) / 1000).toFixed(0)} s`,
       },

@@ -19,7 +19,7 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
   const diagnostics = [...project.diagnostics, ...crossCheck(project, vocabulary())];
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
-  const routes = compileRoutes(project.routes);
+  const routes = compileRoutes(project.routes, new Set(config.models.flatMap((m) => m.parameters ?? [])));
   const mappingProblems: MappingCompileError[] = [];
   const providers = resolveProviders(config, env, mappingProblems);
   if (mappingProblems.length > 0) {
@@ -55,16 +55,22 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
   return { runtime, diagnostics };
 }
 
-function compileRoutes(specs: readonly RouteSpec[]): CompiledRoute[] {
+function compileRoutes(specs: readonly RouteSpec[], parameterVocabulary: ReadonlySet<string>): CompiledRoute[] {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false });
   addFormats.default(ajv);
-  return specs.map((spec) => Object.freeze({
+  return specs.map((spec) => compileRoute(spec, ajv, parameterVocabulary));
+}
+
+function compileRoute(spec: RouteSpec, ajv: Ajv2020, parameterVocabulary: ReadonlySet<string>): CompiledRoute {
+  const payloadFields = payloadFieldsOf(spec);
+  return Object.freeze({
     spec,
     validate: spec.schema ? ajv.compile(spec.schema) : undefined,
     validateMultipart: spec.multipart_schema ? ajv.compile(spec.multipart_schema) : undefined,
     surface: spec.surface ? surfaces.get(spec.surface) : undefined,
-    payloadFields: payloadFieldsOf(spec),
-  }));
+    payloadFields,
+    tunableParameters: new Set([...parameterVocabulary, ...(spec.parameters ?? [])].filter((p) => !payloadFields.has(p))),
+  });
 }
 
 function resolveProviders(config: GatewayConfig, env: Env, problems: MappingCompileError[]): Map<string, ResolvedProvider> {
@@ -101,6 +107,7 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
 function payloadFieldsOf(spec: RouteSpec): Set<string> {
   const fields = new Set<string>(['model', 'stream_options']);
   if (spec.stream_field) fields.add(spec.stream_field);
+  for (const f of spec.payload_fields ?? []) fields.add(f);
   const walk = (schema: unknown): void => {
     if (!schema || typeof schema !== 'object') return;
     const s = schema as { required?: unknown; anyOf?: unknown; oneOf?: unknown; allOf?: unknown };

@@ -17,6 +17,12 @@ export interface CompiledRoute {
    * "at least one of" rules and the stream flag. Never dropped by a model's parameter list.
    */
   readonly payloadFields: ReadonlySet<string>;
+  /**
+   * Fields of this route that are tunable parameters: names some catalog model lists in its
+   * `parameters`, minus payload fields. Only these are dropped for a model that lacks them;
+   * anything else (content such as `system`, fields the gateway does not know) is forwarded.
+   */
+  readonly tunableParameters: ReadonlySet<string>;
 }
 
 /** A provider resolved against the environment. */

@@ -29,6 +29,10 @@ export interface RouteSpec {
   schema?: Record<string, unknown>;
   /** JSON Schema for the fields of a multipart/form-data body, when accepted. */
   multipart_schema?: Record<string, unknown>;
+  /** Tunable parameters of this route, dropped for a model that does not list them. */
+  parameters?: string[];
+  /** Content fields beyond the required ones (e.g. `system`): never dropped as unsupported parameters. */
+  payload_fields?: string[];
   /** Short human description, shown by `gateway routes` and docs. */
   summary?: string;
 }

@@ -32,6 +32,8 @@ export interface SpecContext {
   fields: Set<string>;
   /** Whether plain paths read the client body (request side) or the upstream answer. */
   rootIsRequest: boolean;
+  /** How errors name `$item` (e.g. `media[]`), inside `each` / `object`. */
+  itemLabel?: string;
 }
 
 const SPEC_KEYS = new Set(['from', 'first', 'collect', 'const', 'template', 'default', 'required', 'refuse', 'where', 'sort', 'load', 'filename', 'map', 'unmapped', 'scale', 'as', 'each', 'object']);
@@ -92,10 +94,10 @@ function notePath(path: CompiledPath, ctx: SpecContext): void {
 
 function compileSpecObject(spec: SpecObject, at: ReadonlyArray<string | number>, ctx: SpecContext): Evaluator {
   for (const key of Object.keys(spec)) if (!SPEC_KEYS.has(key)) throw new MappingCompileError([...at, key], `unknown spec key '${key}'`);
-  const label = labelOf(spec, at);
+  const label = labelOf(spec, at, ctx);
   const source = compileSource(spec, at, ctx, label);
   const steps = compileSteps(spec, at, ctx, label);
-  const object = spec.object ? compileFields(spec.object, [...at, 'object'], ctx) : undefined;
+  const object = spec.object ? compileFields(spec.object, [...at, 'object'], source ? { ...ctx, itemLabel: label } : ctx) : undefined;
   const hasSource = source !== undefined;
   return async (scope) => {
     let value = hasSource ? await source(scope) : undefined;
@@ -119,9 +121,12 @@ function compileSpecObject(spec: SpecObject, at: ReadonlyArray<string | number>,
   };
 }
 
-function labelOf(spec: SpecObject, at: ReadonlyArray<string | number>): string {
+/** How a 400 names the client field behind a value (`dimensions`, `media[].type`). */
+function labelOf(spec: SpecObject, at: ReadonlyArray<string | number>, ctx: SpecContext): string {
   const from = Array.isArray(spec.from) ? spec.from[0] : spec.from;
-  if (typeof from === 'string' && !from.startsWith('$item') && !from.startsWith('$index')) return from.replace(/^\$request\./, '');
+  if (typeof from === 'string' && from.startsWith('$item') && ctx.itemLabel) return `${ctx.itemLabel}${from.slice('$item'.length)}`;
+  if (typeof from === 'string' && !from.startsWith('$')) return from;
+  if (typeof from === 'string' && from.startsWith('$request.')) return from.slice('$request.'.length);
   return String(at[at.length - 1] ?? 'value');
 }
 
@@ -232,7 +237,7 @@ function compileSteps(spec: SpecObject, at: ReadonlyArray<string | number>, ctx:
   }
   if (spec.as !== undefined) steps.push(compileConversion(spec.as, at));
   if (spec.each !== undefined) {
-    const each = compileValue(spec.each, [...at, 'each'], ctx);
+    const each = compileValue(spec.each, [...at, 'each'], { ...ctx, itemLabel: `${label}[]` });
     steps.push(async (v, scope) => {
       const items = Array.isArray(v) ? v : [v];
       const out: unknown[] = [];

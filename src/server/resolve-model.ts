@@ -17,15 +17,16 @@ export function resolveModel(gw: GatewayState): ModelEntry {
 const GATEWAY_FIELDS = new Set(['max_budget_usd']);
 
 /**
- * Splits off the body fields the model does not accept. Payload fields (model, required
- * fields, the stream flag) are always kept; a model that lists no parameters accepts all.
+ * Splits off the tunable parameters the model does not accept (see
+ * CompiledRoute.tunableParameters). Payload and unknown fields are always kept; a model that
+ * lists no parameters accepts all.
  */
 export function dropUnsupported(body: Record<string, unknown>, entry: ModelEntry, route: CompiledRoute): { body: Record<string, unknown>; dropped: string[] } {
   if (entry.parameters.size === 0) return { body, dropped: [] };
   const dropped: string[] = [];
   const kept: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
-    if (entry.parameters.has(k) || route.payloadFields.has(k) || GATEWAY_FIELDS.has(k)) kept[k] = v;
+    if (!route.tunableParameters.has(k) || entry.parameters.has(k) || GATEWAY_FIELDS.has(k)) kept[k] = v;
     else dropped.push(k);
   }
   return dropped.length === 0 ? { body, dropped } : { body: kept, dropped };

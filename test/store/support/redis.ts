@@ -58,7 +58,7 @@ export function freePort(): Promise<number> {
 }
 
 /** A throwaway redis-server child (no persistence) this test may kill and restart. */
-export interface RedisChild { port: number; url: string; stop(): Promise<void>; start(): Promise<void> }
+export interface RedisChild { port: number; url: string; stop(): Promise<void>; start(): Promise<void>; running(): boolean }
 
 /** Starts `redis-server --port <port> --save '' --appendonly no` and waits until it answers. */
 export async function startRedisChild(port?: number): Promise<RedisChild> {
@@ -89,7 +89,7 @@ export async function startRedisChild(port?: number): Promise<RedisChild> {
     await new Promise<void>((resolve) => { c.once('exit', () => resolve()); c.kill('SIGKILL'); });
   };
   await start();
-  return { port: p, url: `redis://127.0.0.1:${p}`, stop, start };
+  return { port: p, url: `redis://127.0.0.1:${p}`, stop, start, running: () => child !== undefined && child.exitCode === null };
 }
 
 /** Polls `check` until it is true (or throws after `ms`). */

@@ -27,3 +27,12 @@ export function streamCost(text: string): number | undefined {
 export function errorCode(json: Record<string, unknown>): unknown {
   return (json.error as { code?: unknown } | undefined)?.code;
 }
+
+/**
+ * Waits until at least `marginMs` remain in the current UTC minute, so a test that counts
+ * against a per-minute window (rpm, tpm, discovery) never straddles two windows.
+ */
+export async function awayFromMinuteEdge(marginMs = 5000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 200));
+}

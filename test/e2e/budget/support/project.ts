@@ -32,7 +32,7 @@ export function newKey(label: string): string {
  */
 export function writeProject(options: { keys?: TestKey[]; store?: { url: string; on_error: 'open' | 'closed' }; port?: number; discoveryRequests?: number; realtimeSecret?: string; filesDir?: string; fakeOpenAiBaseUrl?: string; fakeAnthropicBaseUrl?: string } = {}): string {
   const repo = parse(readFileSync(resolve(process.cwd(), 'gateway.yaml'), 'utf8')) as { models: Array<Record<string, unknown>> };
-  const models = repo.models
+  const models: Array<Record<string, unknown>> = repo.models
     .filter((m) => String(m.id).startsWith('sandbox/'))
     .map((m) => ({ ...m, pricing: TEST_PRICING[String(m.id)] ?? m.pricing }));
   const providers: Record<string, unknown> = { sandbox: { type: 'sandbox' } };
