@@ -50,8 +50,10 @@ export async function planTextCall(request: Conversation, model: ModelSpec, pric
     fittedToKey = true;
     return estimate.worstCaseUsd;
   });
-  // The output limit goes to the provider when it was lowered, or when only our default bounds it.
-  const lowered = estimate.outputTokens < initial.outputTokens || !initial.outputBounded;
+  // The output limit goes to the provider when it was lowered, or when a budget rests on our
+  // default bound alone (a token limit alone needs no output limit).
+  const budgeted = budgetUsd !== undefined || reserved > 0;
+  const lowered = estimate.outputTokens < initial.outputTokens || (!initial.outputBounded && budgeted);
   if (lowered) request.maxOutputTokens = estimate.outputTokens;
   const cap = Math.min(budgetUsd ?? Infinity, fittedToKey ? reserved : Infinity);
   const limit = Number.isFinite(cap) ? { budgetUsd: cap, pricing, inputTokens: estimate.inputTokens } : undefined;

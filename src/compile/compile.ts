@@ -9,7 +9,7 @@ import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
 import { buildKeyRing } from './keys.js';
-import { MappingCompileError } from '../mapping/compile-mapping.js';
+import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import type { CompiledRoute, ModelEntry, ResolvedProvider, Runtime } from './runtime.js';
@@ -87,8 +87,9 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
     try {
       impl = implementationFor(name, spec)!;
     } catch (e) {
-      if (!(e instanceof MappingCompileError)) throw e;
-      problems.push(e);
+      if (e instanceof MappingCompileErrors) problems.push(...e.errors);
+      else if (e instanceof MappingCompileError) problems.push(e);
+      else throw e;
       continue;
     }
     out.set(name, Object.freeze({

@@ -136,7 +136,7 @@ let compiledMappingSchema: ValidateFunction | undefined;
 
 /** schemas/mapping.schema.json, compiled once per process. */
 function mappingSchema(): ValidateFunction {
-  compiledMappingSchema ??= new Ajv2020({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', 'mapping.schema.json'), 'utf8')) as object);
+  compiledMappingSchema ??= new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', 'mapping.schema.json'), 'utf8')) as object);
   return compiledMappingSchema;
 }
 
@@ -161,11 +161,14 @@ function describeMappingError(e: ErrorObject): { path: Array<string | number>; c
   });
   if (e.keyword === 'additionalProperties') {
     const extra = String((e.params as { additionalProperty: string }).additionalProperty);
-    const known = Object.keys((e.parentSchema as { properties?: object }).properties ?? {});
+    const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
     const hint = suggest(extra, known);
     return { path: [...path, extra], code: 'E_UNKNOWN_KEY', message: `unknown key '${extra}'${hint ? `; did you mean '${hint}'?` : `; allowed: ${known.join(', ')}`}`, key: true };
   }
   if (e.keyword === 'required') return { path, code: 'E_MISSING_KEY', message: `missing required key '${String((e.params as { missingProperty: string }).missingProperty)}'`, key: false };
+  if (e.keyword === 'pattern' && /\$\(item/.test(String((e.params as { pattern?: string }).pattern))) {
+    return { path, code: 'E_SCHEMA', message: `'${String(e.data)}' is not a path: dot-separated names, numbers or *, optionally starting with $item, $index, $request or $bytes`, key: false };
+  }
   if (e.keyword === 'enum') return { path, code: 'E_SCHEMA', message: `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map(String).join(', ')}`, key: false };
   return { path, code: 'E_SCHEMA', message: e.message ?? 'is invalid', key: false };
 }

@@ -18,3 +18,11 @@ export function atPath<T>(path: ReadonlyArray<string | number>, build: () => T):
     throw new MappingCompileError(path, (e as Error).message);
   }
 }
+
+/** Every MappingCompileError of one provider (one per operation that failed). */
+export class MappingCompileErrors extends Error {
+  constructor(readonly errors: readonly MappingCompileError[]) {
+    super(errors.map((e) => `${e.path.join('.')}: ${e.message}`).join('\n'));
+    this.name = 'MappingCompileErrors';
+  }
+}

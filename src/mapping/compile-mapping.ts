@@ -1,6 +1,6 @@
 import type { ProviderSpec } from '../config/types.js';
 import type { ProviderImplementation } from '../providers/types.js';
-import { MappingCompileError } from './compile-error.js';
+import { MappingCompileError, MappingCompileErrors } from './compile-error.js';
 import type { DefaultAuth } from './request.js';
 import { transports, type OperationFn } from './transports/index.js';
 import type { OperationMapping } from './types.js';
@@ -13,22 +13,29 @@ export interface CompiledMappings {
 
 /**
  * Compiles `providers.<name>.operations` once at startup. Each mapping is handed to the
- * transport it names; a mapping that cannot compile throws a MappingCompileError whose path
- * starts at `providers.<name>.operations.<operation>`, so lint reports it at its line.
+ * transport it names. Mappings that cannot compile throw one MappingCompileErrors listing each
+ * failed operation's first problem, with paths from `providers.<name>.operations.<operation>`,
+ * so lint reports every one at its line.
  */
 export function compileProviderMappings(providerName: string, spec: ProviderSpec, defaultAuth?: DefaultAuth): CompiledMappings {
   const out: CompiledMappings = { operations: {} };
+  const problems: MappingCompileError[] = [];
   for (const [operation, raw] of Object.entries(spec.operations ?? {})) {
     const at = ['providers', providerName, 'operations', operation];
     const mapping = raw as unknown as OperationMapping;
-    const transport = transports.get(mapping.transport);
-    if (!transport) throw new MappingCompileError([...at, 'transport'], `unknown transport '${String(mapping.transport)}'`);
-    const compiled = transport.compile({ providerName, operation, mapping, at, defaultAuth });
-    Object.assign(out.operations, compiled.operations);
-    if (compiled.openRealtime) out.openRealtime = compiled.openRealtime;
+    try {
+      const transport = transports.get(mapping.transport);
+      if (!transport) throw new MappingCompileError([...at, 'transport'], `unknown transport '${String(mapping.transport)}'`);
+      const compiled = transport.compile({ providerName, operation, mapping, at, defaultAuth });
+      Object.assign(out.operations, compiled.operations);
+      if (compiled.openRealtime) out.openRealtime = compiled.openRealtime;
+    } catch (e) {
+      problems.push(e instanceof MappingCompileError ? e : new MappingCompileError(at, (e as Error).message));
+    }
   }
+  if (problems.length > 0) throw new MappingCompileErrors(problems);
   return out;
 }
 
-export { MappingCompileError } from './compile-error.js';
+export { MappingCompileError, MappingCompileErrors } from './compile-error.js';
 export type { OperationMapping, ValueSpec } from './types.js';

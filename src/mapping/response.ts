@@ -1,6 +1,5 @@
 import type { OperationCall } from '../providers/types.js';
 import type { MediaValue } from './media.js';
-import { isPresent } from './paths.js';
 import { BASE_VARIABLES, requestVariables, upstreamOf } from './request.js';
 import type { ResponseSpec } from './types.js';
 import { compileFields, compileValue, createSpecContext, type Evaluator, type Scope } from './value-spec.js';
@@ -34,12 +33,4 @@ export function compileResponseValue(spec: ResponseSpec['content_type'], at: Rea
   return compileValue(spec, at, createSpecContext([...BASE_VARIABLES, ...variables], false));
 }
 
-/** True when every `when` condition (client path -> value or list of values) holds. */
-export function matchesWhen(when: Record<string, unknown> | undefined, body: Record<string, unknown>): boolean {
-  if (!when) return true;
-  return Object.entries(when).every(([field, expected]) => {
-    const actual = field.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
-    const options = Array.isArray(expected) ? expected : [expected];
-    return options.some((o) => (o === null ? !isPresent(actual) : o === actual || String(o) === String(actual)));
-  });
-}
+export { matchesWhen } from './value-spec.js';

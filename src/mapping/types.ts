@@ -15,6 +15,8 @@ export type ValueSpec = string | number | boolean | null | SpecObject;
 
 /** An object spec: one source, then transforms applied in the order the fields are listed here. */
 export interface SpecObject {
+  /** Applies only when every condition on the client body holds (field -> value or list; null = absent). */
+  when?: Record<string, unknown>;
   /** Path(s) to read; with several, the first present wins and present ones must agree. */
   from?: string | string[];
   /** The first spec that yields a value. */
@@ -45,8 +47,8 @@ export interface SpecObject {
   unmapped?: 'refuse' | 'keep' | 'drop';
   /** Multiply a number. */
   scale?: number;
-  /** Conversion: array, string, number, integer, boolean, json, first, token_count. */
-  as?: 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'json' | 'first' | 'token_count';
+  /** Conversion: array, string, number, integer, boolean, json, first, token_count, float32_base64 (little-endian float32 bytes, OpenAI's base64 embeddings). */
+  as?: 'array' | 'string' | 'number' | 'integer' | 'boolean' | 'json' | 'first' | 'token_count' | 'float32_base64';
   /** Spec applied to every array item (`$item`, `$index`). */
   each?: ValueSpec;
   /** Builds an object (target path -> spec); with a source, `$item` is the source value. */

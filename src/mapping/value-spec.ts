@@ -36,7 +36,7 @@ export interface SpecContext {
   itemLabel?: string;
 }
 
-const SPEC_KEYS = new Set(['from', 'first', 'collect', 'const', 'template', 'default', 'required', 'refuse', 'where', 'sort', 'load', 'filename', 'map', 'unmapped', 'scale', 'as', 'each', 'object']);
+const SPEC_KEYS = new Set(['when', 'from', 'first', 'collect', 'const', 'template', 'default', 'required', 'refuse', 'where', 'sort', 'load', 'filename', 'map', 'unmapped', 'scale', 'as', 'each', 'object']);
 
 /** Reads a compiled path in a scope. */
 export function readScope(scope: Scope, path: CompiledPath): unknown {
@@ -99,7 +99,9 @@ function compileSpecObject(spec: SpecObject, at: ReadonlyArray<string | number>,
   const steps = compileSteps(spec, at, ctx, label);
   const object = spec.object ? compileFields(spec.object, [...at, 'object'], source ? { ...ctx, itemLabel: label } : ctx) : undefined;
   const hasSource = source !== undefined;
+  const when = spec.when;
   return async (scope) => {
+    if (when && !matchesWhen(when, scope.request)) return undefined;
     let value = hasSource ? await source(scope) : undefined;
     if (!isPresent(value) && spec.default !== undefined) value = spec.default;
     if (!isPresent(value)) {
@@ -260,6 +262,12 @@ function compileConversion(as: NonNullable<SpecObject['as']>, at: ReadonlyArray<
     case 'boolean': return async (v) => v === true || v === 'true' || v === 1;
     case 'json': return async (v) => JSON.stringify(v);
     case 'first': return async (v) => (Array.isArray(v) ? v[0] : v !== null && typeof v === 'object' && !(v instanceof MediaValue) ? Object.values(v)[0] : v);
+    case 'float32_base64': return async (v) => {
+      if (!Array.isArray(v) || !v.every((x) => typeof x === 'number')) return v;
+      const bytes = Buffer.alloc(v.length * 4);
+      (v as number[]).forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+      return bytes.toString('base64');
+    };
     case 'token_count': return async (v) => {
       // An estimate for upstreams that report no usage (the sandbox's deterministic counter).
       const texts = Array.isArray(v) ? v : [v];
@@ -277,6 +285,16 @@ function toNumber(v: unknown): number | undefined {
 /** A fresh spec context for one section. */
 export function createSpecContext(variables: Iterable<string>, rootIsRequest: boolean): SpecContext {
   return { variables: new Set(variables), fields: new Set(), rootIsRequest };
+}
+
+/** True when every condition (client path -> value or list of values; null = absent) holds. */
+export function matchesWhen(when: Record<string, unknown> | undefined, body: Record<string, unknown>): boolean {
+  if (!when) return true;
+  return Object.entries(when).every(([field, expected]) => {
+    const actual = field.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), body);
+    const options = Array.isArray(expected) ? expected : [expected];
+    return options.some((o) => (o === null ? !isPresent(actual) : o === actual || String(o) === String(actual)));
+  });
 }
 
 export { writePath };

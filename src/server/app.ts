@@ -79,7 +79,9 @@ function accessLog(logger: Logger): Middleware<AppState> {
       await next();
     } finally {
       if (logger.isLevelEnabled('info')) {
-        logger.info({ id: ctx.state.gw?.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start) }, 'request');
+        // Cost and key name (never the key) make the log a per-key spend record too.
+        const cost = ctx.response.get('x-gateway-cost') || undefined;
+        logger.info({ id: ctx.state.gw?.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start), key: ctx.state.gw?.key?.spec.name, cost }, 'request');
       }
     }
   };

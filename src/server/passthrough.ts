@@ -108,7 +108,9 @@ export async function passthroughStream(
         await writeFrames(res, [frame]);
         continue;
       }
-      if (!costed && frameMayCarryUsage(frame)) {
+      // The opening frame (message_start, response.created) carries only initial usage: it goes
+      // out at once so the first event is never delayed.
+      if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
         await release([]);
         held = frame;
         continue;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { createMediaFetcher } from '../../../src/upstream/fetch-media.js';
-import { startFakeServer, type FakeServer } from '../../fakes/fake-server.js';
+import { startFakeServer, type FakeReply, type FakeServer } from '../../fakes/fake-server.js';
 import { makePng } from '../../fakes/media-bytes.js';
 import { startProviderRig, type ProviderRig } from './setup.js';
 
@@ -19,7 +19,7 @@ async function refusal(fetching: Promise<unknown>): Promise<GatewayError> {
 describe('e2e/providers/fetch-media (fetching on a client\'s behalf)', () => {
   let media: FakeServer;
   before(async () => {
-    media = await startFakeServer(async (req) => {
+    media = await startFakeServer(async (req): Promise<FakeReply> => {
       if (req.path === '/big') return { headers: { 'content-type': 'image/png', 'content-length': '5000' }, body: Buffer.alloc(5000) };
       if (req.path === '/big-chunked') return { headers: { 'content-type': 'image/png' }, chunks: [Buffer.alloc(800), Buffer.alloc(800)] };
       if (req.path === '/slow') {

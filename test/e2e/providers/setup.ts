@@ -1,4 +1,10 @@
-import { startGateway, type TestGateway } from '../../helpers/gateway.js';
+import { resolve } from 'node:path';
+import { compile } from '../../../src/compile/compile.js';
+import { formatDiagnostic } from '../../../src/config/diagnostics.js';
+import { loadProject } from '../../../src/config/load-project.js';
+import { createLogger } from '../../../src/server/logger.js';
+import { startGateway as startServer } from '../../../src/server/start.js';
+import { startGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { startFakeCohere, type FakeCohere } from '../../fakes/cohere.js';
 import { startFakeElevenLabs, type FakeElevenLabs } from '../../fakes/elevenlabs.js';
 import { startFakeGoogle, type FakeGoogle } from '../../fakes/google.js';
@@ -30,12 +36,11 @@ export interface RigResponse { status: number; headers: Headers; json: Record<st
  * `<NAME>_API_KEY` / `<NAME>_BASE_URL` variables (base URLs written as each SDK expects).
  * Job polls run every 50 ms (GATEWAY_JOB_POLL_MS).
  */
-export async function startProviderRig(env: Record<string, string> = {}): Promise<ProviderRig> {
+export async function startProviderRig(env: Record<string, string> = {}, options: { permissive?: boolean } = {}): Promise<ProviderRig> {
   const [openai, google, cohere, voyage, jina, mistral, elevenlabs] = await Promise.all([
     startFakeOpenAi(), startFakeGoogle(), startFakeCohere(), startFakeVoyage(), startFakeJina(), startFakeMistral(), startFakeElevenLabs(),
   ]);
-  const gw = await startGateway({
-    env: {
+  const rigEnv: Record<string, string> = {
       OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openai.url}/v1`,
       GEMINI_API_KEY: 'g-test', GEMINI_BASE_URL: google.url,
       COHERE_API_KEY: 'co-test', COHERE_BASE_URL: cohere.url,
@@ -45,8 +50,8 @@ export async function startProviderRig(env: Record<string, string> = {}): Promis
       ELEVENLABS_API_KEY: 'xi-test', ELEVENLABS_BASE_URL: elevenlabs.url,
       GATEWAY_JOB_POLL_MS: '50',
       ...env,
-    },
-  });
+  };
+  const gw = options.permissive ? await startPermissive(rigEnv) : await startGateway({ env: rigEnv });
   const send = async (method: string, path: string, body: unknown, key: string): Promise<RigResponse> => {
     const res = await fetch(`${gw.url}${path}`, {
       method,
@@ -74,4 +79,19 @@ export function lastRequest<T extends { requests: Array<{ path: string }> }>(fak
   const last = list[list.length - 1];
   if (!last) throw new Error(`no request to ${String(path)}`);
   return last;
+}
+
+/**
+ * The repository gateway.yaml with every model's `parameters` list removed, so nothing is dropped
+ * before the mapping runs: the mappings' own refusals and conversions are what a client sees
+ * (as with a catalog that lists those parameters).
+ */
+async function startPermissive(env: Record<string, string>): Promise<TestGateway> {
+  const full = { GATEWAY_API_KEYS: TEST_KEY, GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'), LOG_LEVEL: 'silent', ...env };
+  const project = loadProject(resolve(process.cwd(), 'gateway.yaml'), full);
+  for (const model of project.config!.models) delete model.parameters;
+  const { runtime, diagnostics } = compile(project, full);
+  if (!runtime) throw new Error(diagnostics.map(formatDiagnostic).join('\n'));
+  const server = await startServer(runtime, { host: '127.0.0.1', port: 0, logger: createLogger('silent') });
+  return { url: server.url, key: full.GATEWAY_API_KEYS.split(',')[0]!, close: () => server.close() };
 }

@@ -98,26 +98,21 @@ describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
       expect((use.input as { city: unknown }).city).to.be.a('string').and.not.equal('');
     });
 
-    it('returns signed thinking when the card lists `thinking`, else drops it and names it in a header', async () => {
-      const card = await (await fetch(`${gw.url}/v1/models/${MODEL}`)).json() as { supported_parameters: string[] };
+    it('returns a signed thinking block before the text when thinking is enabled', async () => {
       const { data: message, response } = await client.messages.create({
         model: MODEL,
         max_tokens: 2048,
         thinking: { type: 'enabled', budget_tokens: 1024 },
         messages: [{ role: 'user', content: 'think about this' }],
       }).withResponse();
-      const text = message.content.find((b): b is Anthropic.TextBlock => b.type === 'text')!;
-      expect(text.text).to.equal('Echo: think about this');
-      if (card.supported_parameters.includes('thinking')) {
-        const thinking = message.content[0]!;
-        expect(thinking.type).to.equal('thinking');
-        if (thinking.type !== 'thinking') throw new Error('no thinking block');
-        expect(thinking.thinking).to.include('think about this');
-        expect(thinking.signature).to.be.a('string').and.not.equal('');
-      } else {
-        expect(response.headers.get('x-gateway-dropped-params')?.split(',')).to.include('thinking');
-        expect(message.content.map((b) => b.type)).to.deep.equal(['text']);
-      }
+      expect(response.headers.get('x-gateway-dropped-params') ?? '').to.not.include('thinking');
+      expect(message.content.map((b) => b.type)).to.deep.equal(['thinking', 'text']);
+      const [thinking, text] = message.content;
+      if (thinking!.type !== 'thinking' || text!.type !== 'text') throw new Error('unexpected blocks');
+      expect(thinking!.thinking).to.include('think about this');
+      expect(thinking!.signature).to.be.a('string').and.not.equal('');
+      expect(text!.text).to.equal('Echo: think about this');
+      expect(message.usage.output_tokens).to.be.greaterThan(0);
     });
   });
 });
