@@ -44,6 +44,7 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
     const steps = stepsOf(route, store, shared);
     router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
   }
+  app.use(decodeEncodedSlashes);
   app.use(router.routes());
   app.use(notFound(runtime.routes));
   return app;
@@ -70,6 +71,15 @@ function notFound(routes: readonly CompiledRoute[]): Middleware<AppState> {
     throw errors.routeNotFound(ctx.method, ctx.path);
   };
 }
+
+/**
+ * Model ids contain a slash, and SDKs percent-encode it in paths (openai's
+ * `models.retrieve('sandbox/echo-1')` asks for `/v1/models/sandbox%2Fecho-1`): read `%2F` as `/`.
+ */
+const decodeEncodedSlashes: Middleware<AppState> = async (ctx, next) => {
+  if (/%2f/i.test(ctx.path)) ctx.path = ctx.path.replace(/%2f/gi, '/');
+  await next();
+};
 
 /** One log line per request: no headers, no bodies, so no keys. */
 function accessLog(logger: Logger): Middleware<AppState> {

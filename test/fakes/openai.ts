@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { bearerOf, openAiError, startFakeServer, type FakeReply, type FakeRequest, type FakeServer } from './fake-server.js';
-import { encodeFloat32Base64, fakeVector, makeMp3Like, makePng } from './media-bytes.js';
+import { encodeFloat32Base64, fakeVector, makeMp3Like, makeMp4Like, makePng } from './media-bytes.js';
 import { validateOpenAiRequest } from './openai-spec.js';
 
 /** A realtime WebSocket the fake accepted (or refused). */
@@ -20,6 +20,12 @@ export interface FakeOpenAi extends FakeServer {
   speechBytes: Buffer;
   /** The next request on this path gets this answer instead. */
   failNext(path: string, reply: FakeReply): void;
+  /** Videos API jobs, by id (`polls` counts GET /v1/videos/{id}). */
+  videos: Map<string, { body: Record<string, unknown>; polls: number }>;
+  /** Polls before a video job completes (default 2). */
+  videoPollsUntilDone: number;
+  /** The bytes GET /v1/videos/{id}/content answers. */
+  videoBytes: Buffer;
 }
 
 const SPEECH_TYPES: Record<string, string> = { mp3: 'audio/mpeg', opus: 'audio/opus', aac: 'audio/aac', flac: 'audio/flac', wav: 'audio/wav', pcm: 'audio/pcm' };
@@ -37,6 +43,18 @@ export async function startFakeOpenAi(options: { key?: string } = {}): Promise<F
   const files: FakeOpenAi['files'] = new Map();
   const failures = new Map<string, FakeReply>();
   const speechBytes = makeMp3Like(48 * 1024);
+  const videos: FakeOpenAi['videos'] = new Map();
+  const videoState = { pollsUntilDone: 2 };
+  const videoBytes = makeMp4Like('sora');
+  const videoObject = (id: string): Record<string, unknown> => {
+    const v = videos.get(id)!;
+    const done = v.polls >= videoState.pollsUntilDone;
+    return {
+      id, object: 'video', model: v.body.model ?? 'sora-2', status: done ? 'completed' : v.polls === 0 ? 'queued' : 'in_progress', progress: done ? 100 : 50,
+      created_at: 1_700_000_000, completed_at: done ? 1_700_000_100 : null, expires_at: null, prompt: v.body.prompt ?? null,
+      size: v.body.size ?? '1280x720', seconds: v.body.seconds ?? '4', remixed_from_video_id: null, error: null,
+    };
+  };
   const routes: Record<string, (req: FakeRequest) => FakeReply> = {
     'POST /v1/embeddings': (req) => {
       const body = req.json as { input: string | string[]; model: string; dimensions?: number; encoding_format?: string };
@@ -72,6 +90,11 @@ export async function startFakeOpenAi(options: { key?: string } = {}): Promise<F
       if (!/\.(flac|mp3|mp4|mpeg|mpga|m4a|ogg|wav|webm)$/.test(file.filename)) return openAiError(400, `Invalid file format. Supported formats: ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm']`);
       return { json: { text: `heard ${file.bytes.length} bytes of ${file.filename}`, usage: { type: 'duration', seconds: 2 } } };
     },
+    'POST /v1/videos': (req) => {
+      const id = `video_fake${videos.size + 1}`;
+      videos.set(id, { body: req.json as Record<string, unknown>, polls: 0 });
+      return { json: videoObject(id) };
+    },
     'POST /v1/files': (req) => {
       const file = req.form?.files.find((f) => f.field === 'file');
       if (!file) return openAiError(400, "Missing required parameter: 'file'.");
@@ -93,6 +116,14 @@ export async function startFakeOpenAi(options: { key?: string } = {}): Promise<F
     if (req.method === 'GET' && fileContent) {
       const f = files.get(fileContent[1]!);
       return f ? { headers: { 'content-type': 'application/octet-stream' }, body: f.bytes } : openAiError(404, 'No such File object.');
+    }
+    const video = /^\/v1\/videos\/([^/]+)(\/content)?$/.exec(req.path);
+    if (req.method === 'GET' && video) {
+      const entry = videos.get(video[1]!);
+      if (!entry) return openAiError(404, 'Video not found.');
+      if (video[2]) return entry.polls >= videoState.pollsUntilDone ? { headers: { 'content-type': 'video/mp4' }, body: videoBytes } : openAiError(400, 'Video is not ready.');
+      entry.polls++;
+      return { json: videoObject(video[1]!) };
     }
     const route = routes[`${req.method} ${req.path}`];
     if (!route) return openAiError(404, `Unknown request URL: ${req.method} ${req.path}.`);
@@ -124,11 +155,14 @@ export async function startFakeOpenAi(options: { key?: string } = {}): Promise<F
     });
   });
   const close = fake.close;
-  return Object.assign(fake, {
+  const rig = Object.defineProperty(fake, 'videoPollsUntilDone', { get: () => videoState.pollsUntilDone, set: (n: number) => { videoState.pollsUntilDone = n; }, enumerable: true });
+  return Object.assign(rig as FakeServer & { videoPollsUntilDone: number }, {
     findings,
     files,
     realtime,
     speechBytes,
+    videos,
+    videoBytes,
     failNext: (path: string, reply: FakeReply) => { failures.set(path, reply); },
     close: async () => {
       for (const c of wss.clients) c.terminate();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { errors } from '../../errors/gateway-error.js';
+import { errors, GatewayError } from '../../errors/gateway-error.js';
 import type { JobRecord, OperationCall, OperationResult } from '../../providers/types.js';
 import { firstHeader, sendUpstream, type UpstreamResponse } from '../../upstream/http-client.js';
 import { MappingCompileError } from '../compile-error.js';
@@ -109,7 +109,14 @@ export const asyncJobTransport: Transport = {
           break; // the client went away: stop waiting; the job stays pollable
         }
         if (Date.now() >= deadline) break;
-        const polled = await poll(call, state);
+        let polled: Awaited<ReturnType<typeof poll>>;
+        try {
+          polled = await poll(call, state);
+        } catch (e) {
+          // A provider hiccup while waiting does not lose the job: answer its id (202) instead.
+          if (e instanceof GatewayError && e.status >= 500) break;
+          throw e;
+        }
         reading = polled.reading;
         saved = await settle(saved, reading, call);
         interval = Math.min(timing.maxInterval, Math.max(polled.retryAfterMs ?? 0, Math.round(interval * 1.5)));
@@ -146,10 +153,11 @@ function readWait(value: unknown, field: string, timing: { defaultWait: number; 
 /** Saves the job when its reading changed it; returns the record now stored. */
 async function settle(record: JobRecord, reading: Reading, call: OperationCall): Promise<JobRecord> {
   if (record.status === reading.status && !reading.result && !reading.error) return record;
+  if (isTerminal(record.status)) return record;
   const next: JobRecord = { ...record, status: reading.status };
   if (reading.status === 'failed') next.error = { code: 'job_failed', message: reading.error ?? 'The provider reported a failure.' };
   if (reading.result) next.result = reading.result;
-  if (isTerminal(reading.status)) (next.upstream as Record<string, unknown>).completed_at = Math.floor(Date.now() / 1000);
+  if (isTerminal(reading.status)) next.upstream = { ...record.upstream, completed_at: Math.floor(Date.now() / 1000) };
   await call.services.jobs.save(next);
   return next;
 }

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { compile } from '../../../src/compile/compile.js';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
 import { loadProject } from '../../../src/config/load-project.js';
+import type { ModelSpec } from '../../../src/config/types.js';
 import { createLogger } from '../../../src/server/logger.js';
 import { startGateway as startServer } from '../../../src/server/start.js';
 import { startGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
@@ -36,22 +37,22 @@ export interface RigResponse { status: number; headers: Headers; json: Record<st
  * `<NAME>_API_KEY` / `<NAME>_BASE_URL` variables (base URLs written as each SDK expects).
  * Job polls run every 50 ms (GATEWAY_JOB_POLL_MS).
  */
-export async function startProviderRig(env: Record<string, string> = {}, options: { permissive?: boolean } = {}): Promise<ProviderRig> {
+export async function startProviderRig(env: Record<string, string> = {}, options: { permissive?: boolean; models?: ModelSpec[] } = {}): Promise<ProviderRig> {
   const [openai, google, cohere, voyage, jina, mistral, elevenlabs] = await Promise.all([
     startFakeOpenAi(), startFakeGoogle(), startFakeCohere(), startFakeVoyage(), startFakeJina(), startFakeMistral(), startFakeElevenLabs(),
   ]);
   const rigEnv: Record<string, string> = {
-      OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openai.url}/v1`,
-      GEMINI_API_KEY: 'g-test', GEMINI_BASE_URL: google.url,
-      COHERE_API_KEY: 'co-test', COHERE_BASE_URL: cohere.url,
-      VOYAGE_API_KEY: 'pa-test', VOYAGE_BASE_URL: `${voyage.url}/v1`,
-      JINA_API_KEY: 'jina-test', JINA_BASE_URL: `${jina.url}/v1`,
-      MISTRAL_API_KEY: 'mi-test', MISTRAL_BASE_URL: `${mistral.url}/v1`,
-      ELEVENLABS_API_KEY: 'xi-test', ELEVENLABS_BASE_URL: elevenlabs.url,
-      GATEWAY_JOB_POLL_MS: '50',
-      ...env,
+    OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openai.url}/v1`,
+    GEMINI_API_KEY: 'g-test', GEMINI_BASE_URL: google.url,
+    COHERE_API_KEY: 'co-test', COHERE_BASE_URL: cohere.url,
+    VOYAGE_API_KEY: 'pa-test', VOYAGE_BASE_URL: `${voyage.url}/v1`,
+    JINA_API_KEY: 'jina-test', JINA_BASE_URL: `${jina.url}/v1`,
+    MISTRAL_API_KEY: 'mi-test', MISTRAL_BASE_URL: `${mistral.url}/v1`,
+    ELEVENLABS_API_KEY: 'xi-test', ELEVENLABS_BASE_URL: elevenlabs.url,
+    GATEWAY_JOB_POLL_MS: '50',
+    ...env,
   };
-  const gw = options.permissive ? await startPermissive(rigEnv) : await startGateway({ env: rigEnv });
+  const gw = options.permissive || options.models ? await startCustom(rigEnv, options) : await startGateway({ env: rigEnv });
   const send = async (method: string, path: string, body: unknown, key: string): Promise<RigResponse> => {
     const res = await fetch(`${gw.url}${path}`, {
       method,
@@ -82,14 +83,16 @@ export function lastRequest<T extends { requests: Array<{ path: string }> }>(fak
 }
 
 /**
- * The repository gateway.yaml with every model's `parameters` list removed, so nothing is dropped
- * before the mapping runs: the mappings' own refusals and conversions are what a client sees
- * (as with a catalog that lists those parameters).
+ * The repository gateway.yaml, changed in memory: `permissive` removes every model's
+ * `parameters` list, so nothing is dropped before the mapping runs (the mappings' own refusals
+ * and conversions are what a client sees, as with a catalog listing those parameters); `models`
+ * adds catalog entries (e.g. a model on a mapping no listed model uses yet).
  */
-async function startPermissive(env: Record<string, string>): Promise<TestGateway> {
+async function startCustom(env: Record<string, string>, options: { permissive?: boolean; models?: ModelSpec[] }): Promise<TestGateway> {
   const full = { GATEWAY_API_KEYS: TEST_KEY, GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'), LOG_LEVEL: 'silent', ...env };
   const project = loadProject(resolve(process.cwd(), 'gateway.yaml'), full);
-  for (const model of project.config!.models) delete model.parameters;
+  if (options.permissive) for (const model of project.config!.models) delete model.parameters;
+  project.config!.models.push(...(options.models ?? []));
   const { runtime, diagnostics } = compile(project, full);
   if (!runtime) throw new Error(diagnostics.map(formatDiagnostic).join('\n'));
   const server = await startServer(runtime, { host: '127.0.0.1', port: 0, logger: createLogger('silent') });

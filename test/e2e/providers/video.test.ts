@@ -97,4 +97,30 @@ describe('e2e/providers/video', () => {
     expect(Object.keys(real.json).sort()).to.deep.equal(Object.keys(sandbox.json).sort());
     expect(Object.keys(real.json.result as object).sort()).to.deep.equal(Object.keys(sandbox.json.result as object).sort());
   });
+
+  describe('openai videos API (mapped for hosts of it; no catalog model today)', () => {
+    let sora: ProviderRig;
+    before(async () => {
+      sora = await startProviderRig({}, { models: [{ id: 'openai/sora-2', provider: 'openai', upstream: 'sora-2', endpoints: ['/v1/video/generations'] }] });
+    });
+    after(async () => { await sora.close(); });
+
+    it('creates the video as JSON, polls its status and downloads /content with the key', async () => {
+      const png = makePng(2, 2);
+      const res = await sora.post('/v1/video/generations', { model: 'openai/sora-2', prompt: 'a cat', duration_seconds: 8, aspect_ratio: '9:16', image_url: `data:image/png;base64,${png.toString('base64')}` });
+      expect(res.status, JSON.stringify(res.json)).to.equal(200);
+      expect(lastRequest(sora.openai, '/v1/videos').json).to.deep.equal({ model: 'sora-2', prompt: 'a cat', seconds: '8', size: '720x1280', input_reference: { image_url: `data:image/png;base64,${png.toString('base64')}` } });
+      expect(sora.openai.findings.at(-1)).to.deep.equal({ path: '/v1/videos', errors: [] });
+      expect(res.json).to.include({ status: 'completed', model: 'openai/sora-2', duration_seconds: 8 });
+      const url = (res.json.result as { url: string }).url;
+      expect(Buffer.from(url.replace(/^data:video\/mp4;base64,/, ''), 'base64').equals(sora.openai.videoBytes)).to.equal(true);
+      expect(lastRequest(sora.openai, /\/content$/).headers.authorization).to.equal('Bearer sk-test');
+    });
+
+    it('refuses a duration the API does not offer', async () => {
+      const res = await sora.post('/v1/video/generations', { model: 'openai/sora-2', prompt: 'x', duration_seconds: 5 });
+      expect(res.status).to.equal(400);
+      expect((res.json.error as Record<string, unknown>).message).to.contain("duration_seconds '5'; supported: 4, 8, 12");
+    });
+  });
 });
