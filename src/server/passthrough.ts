@@ -8,7 +8,7 @@ import { errors, isGatewayError } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
 import { mapTransportError } from '../upstream/http-client.js';
-import { readSse } from '../upstream/sse.js';
+import { readSseBatches } from '../upstream/sse.js';
 import { stripGatewayFields } from './resolve-model.js';
 import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
@@ -78,44 +78,48 @@ export async function passthroughStream(
   let held: SseFrame | undefined;
   let costed = false;
   let closed = false;
-  const release = async (frames: SseFrame[]) => {
+  // Frames decided during one network read go out in one write.
+  const outgoing: SseFrame[] = [];
+  const flush = () => writeFrames(res, outgoing.splice(0));
+  const release = (frames: SseFrame[]) => {
     const out = held ? [held, ...frames] : frames;
     held = undefined;
-    await writeFrames(res, costed && meter ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out);
+    outgoing.push(...(costed && meter ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out));
   };
   const close = async () => {
     if (closed || !meter) return;
     closed = true;
-    await release([]);
+    release([]);
+    await flush();
     const cost = await meter.finish();
     writeCostTrailer(res, cost);
   };
   try {
-    for await (const frame of readSse(upstream.body)) {
+    for await (const batch of readSseBatches(upstream.body)) {
       if (res.destroyed) break;
-      const events = decoder.decode(frame);
-      if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
-      // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
-      // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
-      const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
-      if (usageOnly && !request.includeUsage) continue;
-      if (!meter) {
-        await writeFrames(res, [frame]);
-        continue;
+      for (const frame of batch) {
+        const events = decoder.decode(frame);
+        if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
+        // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
+        // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
+        const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
+        if (usageOnly && !request.includeUsage) continue;
+        if (!meter) {
+          outgoing.push(frame);
+        } else if (frame.data.trim() === '[DONE]') {
+          await close();
+          outgoing.push(frame);
+        } else if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
+          // The opening frame (message_start, response.created) carries only initial usage: it
+          // goes out at once so the first event is never delayed; a later usage frame waits for
+          // the final usage so it can carry the cost.
+          release([]);
+          held = frame;
+        } else {
+          release([frame]);
+        }
       }
-      if (frame.data.trim() === '[DONE]') {
-        await close();
-        await writeFrames(res, [frame]);
-        continue;
-      }
-      // The opening frame (message_start, response.created) carries only initial usage: it goes
-      // out at once so the first event is never delayed.
-      if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
-        await release([]);
-        held = frame;
-        continue;
-      }
-      await release([frame]);
+      await flush();
     }
     if (meter) for (const e of decoder.end()) { meter.observe(e); if (e.type === 'usage') costed = true; }
     await close();
@@ -123,8 +127,9 @@ export async function passthroughStream(
     if (!call.signal.aborted) {
       const err = mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
       const ge = isGatewayError(err) ? err : errors.upstreamUnreachable(call.providerName);
-      await release([]);
-      await writeFrames(res, surface.createStreamEncoder(request).fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
+      release([]);
+      outgoing.push(...surface.createStreamEncoder(request).fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
+      await flush();
     }
     await close();
   } finally {

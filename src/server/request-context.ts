@@ -22,7 +22,15 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
     ctx.state.gw = {
       runtime,
       route: runtime.routes.find((r) => r.spec === route.spec) ?? route,
-      services: { files: shared.files, jobs: shared.jobs, fetchMedia: shared.fetchMedia, realtime: createRealtimeSigner(shared.realtimeSecret, base) },
+      services: {
+        files: shared.files,
+        jobs: shared.jobs,
+        fetchMedia: shared.fetchMedia,
+        // Built on first use: only realtime calls sign URLs.
+        get realtime() {
+          return createRealtimeSigner(shared.realtimeSecret, base);
+        },
+      },
       requestId,
       abort,
       owner: '',

@@ -11,7 +11,8 @@ export function openSse(res: ServerResponse, extraHeaders: Record<string, string
     connection: 'keep-alive',
     ...extraHeaders,
   });
-  res.flushHeaders();
+  // No flushHeaders(): the headers leave with the first frame, in one write (callers open the
+  // stream only once they have that frame).
 }
 
 /** Writes frames as one chunk; resolves once the socket drains when it is backed up. */

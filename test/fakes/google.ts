@@ -12,6 +12,8 @@ export interface FakeGoogle extends FakeServer {
   failWith?: string;
   /** The video bytes finished operations point at. */
   videoBytes: Buffer;
+  /** This many next operation polls answer 503 UNAVAILABLE. */
+  failPolls: number;
 }
 
 const TASK_TYPES = ['RETRIEVAL_QUERY', 'RETRIEVAL_DOCUMENT', 'SEMANTIC_SIMILARITY', 'CLASSIFICATION', 'CLUSTERING', 'QUESTION_ANSWERING', 'FACT_VERIFICATION', 'CODE_RETRIEVAL_QUERY'];
@@ -30,7 +32,7 @@ export async function startFakeGoogle(options: { key?: string } = {}): Promise<F
   const key = options.key ?? 'g-test';
   const findings: FakeGoogle['findings'] = [];
   const operations = new Map<string, { polls: number; model: string }>();
-  const state = { pollsUntilDone: 2, failWith: undefined as string | undefined, videoBytes: makeMp4Like('veo') };
+  const state = { pollsUntilDone: 2, failWith: undefined as string | undefined, videoBytes: makeMp4Like('veo'), failPolls: 0 };
   const check = (req: FakeRequest, errors: string[]): FakeReply | undefined => {
     findings.push({ path: req.path, errors });
     return errors.length > 0 ? googleError(400, `Invalid JSON payload received. ${errors.join('; ')}`, 'INVALID_ARGUMENT') : undefined;
@@ -100,6 +102,10 @@ export async function startFakeGoogle(options: { key?: string } = {}): Promise<F
     if (req.method === 'GET' && op) {
       const entry = operations.get(op[1]!);
       if (!entry) return googleError(404, 'Operation not found.', 'NOT_FOUND');
+      if (state.failPolls > 0) {
+        state.failPolls--;
+        return googleError(503, 'The service is currently unavailable.', 'UNAVAILABLE');
+      }
       entry.polls++;
       findings.push({ path: req.path, errors: [] });
       if (entry.polls < state.pollsUntilDone) return { json: { name: op[1], metadata: {} } };
@@ -117,5 +123,6 @@ export async function startFakeGoogle(options: { key?: string } = {}): Promise<F
     pollsUntilDone: { get: () => state.pollsUntilDone, set: (n: number) => { state.pollsUntilDone = n; }, enumerable: true },
     failWith: { get: () => state.failWith, set: (m: string | undefined) => { state.failWith = m; }, enumerable: true },
     videoBytes: { get: () => state.videoBytes, set: (b: Buffer) => { state.videoBytes = b; }, enumerable: true },
+    failPolls: { get: () => state.failPolls, set: (n: number) => { state.failPolls = n; }, enumerable: true },
   }) as FakeGoogle;
 }

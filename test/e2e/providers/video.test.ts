@@ -12,6 +12,7 @@ describe('e2e/providers/video', () => {
   beforeEach(() => {
     rig.google.pollsUntilDone = 2;
     rig.google.failWith = undefined;
+    rig.google.failPolls = 0;
   });
 
   it('submits to Veo, polls the operation until done and returns the downloaded video', async () => {
@@ -89,6 +90,16 @@ describe('e2e/providers/video', () => {
     expect(res.status).to.equal(200);
     expect(res.json).to.include({ status: 'failed' });
     expect(res.json.error).to.deep.equal({ code: 'job_failed', message: 'The prompt was blocked.' });
+  });
+
+  it('answers 202 (job kept) when the provider fails while the gateway waits, and polls on later', async () => {
+    rig.google.failPolls = 1;
+    const res = await rig.post('/v1/video/generations', { model: 'google/veo-3.1', prompt: 'x', duration_seconds: 4, max_wait_seconds: 10 });
+    expect(res.status).to.equal(202);
+    expect(res.json.status).to.equal('in_progress');
+    const later = await rig.get(`/v1/video/generations/${String(res.json.id)}`);
+    expect(later.status).to.equal(200);
+    expect(later.json.status).to.be.oneOf(['in_progress', 'completed']);
   });
 
   it('keeps the sandbox job shape', async () => {
