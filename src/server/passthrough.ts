@@ -21,7 +21,9 @@ import type { AppState } from './state.js';
  */
 function passthroughRequest(dialect: DialectCodec, request: Conversation, call: OperationCall) {
   const target = targetOf(call);
-  const encoded = dialect.encodeRequest(request, target);
+  // Only the envelope of the encoding is used (path, headers, stream options), so the dialect
+  // encodes an empty conversation of the same shape rather than the whole request.
+  const encoded = dialect.encodeRequest({ ...request, system: [], messages: [], tools: undefined }, target);
   const body: Record<string, unknown> = { ...stripGatewayFields(call.body), model: target.upstreamModel };
   if (encoded.body.stream_options !== undefined) body.stream_options = encoded.body.stream_options;
   return { ...encoded, body };
