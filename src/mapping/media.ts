@@ -1,5 +1,6 @@
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
+import { decodeDataUrl } from '../codecs/shared/data-url.js';
 
 /**
  * Bytes the gateway resolved on a client's behalf (a fetched URL, a data: URL, base64 text, an
@@ -68,16 +69,6 @@ export function toMedia(bytes: Uint8Array, declared: string | undefined, stem: s
   return new MediaValue(bytes, contentType, named ?? `${filename ? filename.replace(/\.bin$/i, '') : stem}.${ext}`);
 }
 
-/** Decodes a `data:` URL; undefined when the text is not one. */
-export function decodeDataUrl(url: string): { contentType: string; bytes: Buffer } | undefined {
-  const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);
-  if (!match) return undefined;
-  const base64 = match[2]!.split(';').includes('base64');
-  return {
-    contentType: match[1] || 'text/plain',
-    bytes: base64 ? Buffer.from(match[3]!.replace(/\s+/g, ''), 'base64') : Buffer.from(decodeURIComponent(match[3]!), 'utf8'),
-  };
-}
 
 /** How a client value names its media. */
 export type MediaSource = 'url' | 'base64' | 'file';

@@ -17,3 +17,14 @@ export function parseDataUrl(url: string): DataUrl | undefined {
 export function formatDataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
 }
+
+/** Decodes any `data:` URL (base64 or percent-encoded) to bytes; undefined when the text is not one. */
+export function decodeDataUrl(url: string): { contentType: string; bytes: Buffer } | undefined {
+  const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);
+  if (!match) return undefined;
+  const base64 = match[2]!.split(';').includes('base64');
+  return {
+    contentType: match[1] || 'text/plain',
+    bytes: base64 ? Buffer.from(match[3]!.replace(/\s+/g, ''), 'base64') : Buffer.from(decodeURIComponent(match[3]!), 'utf8'),
+  };
+}

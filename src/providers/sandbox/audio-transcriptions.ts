@@ -2,7 +2,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall, OperationResult } from '../types.js';
 import { decodeBase64Field, readNumber, readString } from './body-fields.js';
 import { SPEECH_SOFTWARE } from './audio-speech.js';
-import { decodeDataUrl } from './image-inputs.js';
+import { decodeDataUrl } from '../../codecs/shared/data-url.js';
 import { parseWav } from './wav.js';
 
 /** Bytes per second assumed for compressed audio whose duration the sandbox cannot parse (128 kbit/s). */

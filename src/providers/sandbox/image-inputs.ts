@@ -1,6 +1,7 @@
 import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall } from '../types.js';
 import { probeImage, type ImageInfo } from './image-probe.js';
+import { decodeDataUrl } from '../../codecs/shared/data-url.js';
 
 /** A client's reference to an input image. */
 export type ImageReference = { kind: 'url'; url: string } | { kind: 'file'; fileId: string };
@@ -37,16 +38,6 @@ export function readFileReferences(body: Record<string, unknown>): ImageReferenc
   });
 }
 
-/** Decodes a `data:` URL; undefined when the text is not one. */
-export function decodeDataUrl(url: string): { contentType: string; bytes: Buffer } | undefined {
-  const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);
-  if (!match) return undefined;
-  const base64 = match[2]!.split(';').includes('base64');
-  return {
-    contentType: match[1] || 'text/plain',
-    bytes: base64 ? Buffer.from(match[3]!.replace(/\s+/g, ''), 'base64') : Buffer.from(decodeURIComponent(match[3]!), 'utf8'),
-  };
-}
 
 /**
  * Loads an input image: `data:` URLs locally, http(s) through the gateway's safe fetcher, file
