@@ -4,6 +4,7 @@ import { WebSocketServer } from 'ws';
 import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH } from '../store/realtime-signer.js';
+import type { SharedServices } from './services.js';
 import { openRealtimeHold } from './steps/key-policy.js';
 
 /**
@@ -11,9 +12,9 @@ import { openRealtimeHold } from './steps/key-policy.js';
  * before anything else happens: a tampered or expired URL gets a plain 401 and no socket, and
  * no upstream connection is ever opened for it.
  */
-export function attachRealtime(server: Server, store: RuntimeStore, secret: string): WebSocketServer {
+export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
-  const verifier = createRealtimeSigner(secret, 'http://localhost');
+  const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, 404, 'Not Found');
@@ -24,7 +25,7 @@ export function attachRealtime(server: Server, store: RuntimeStore, secret: stri
     if (!entry || !open) return refuse(socket, 404, 'Not Found');
     wss.handleUpgrade(req, socket, head, (ws) => {
       // Budget and duration end the session whichever provider serves it (issue 5).
-      meterRealtimeSession(ws, claims, entry.pricing, openRealtimeHold(secret, store.current().keys, claims.owner));
+      meterRealtimeSession(ws, claims, entry.pricing, openRealtimeHold(shared, store.current().keys, claims.owner));
       open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
     });
   });

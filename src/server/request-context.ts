@@ -28,7 +28,7 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
         fetchMedia: shared.fetchMedia,
         // Built on first use: only realtime calls sign URLs.
         get realtime() {
-          return createRealtimeSigner(shared.realtimeSecret, base);
+          return createRealtimeSigner(shared.realtimeSecret, base, Date.now, runtime.config.realtime.url_ttl_seconds);
         },
       },
       requestId,

@@ -13,7 +13,6 @@ import { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import { createLogger } from './logger.js';
-import { registerRealtimeServices } from './steps/key-policy.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -53,14 +52,13 @@ export async function createSharedServices(runtime: Runtime): Promise<SharedServ
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
   };
   if (!/^rediss?:\/\//.test(config.store.url)) {
-    const unregister = registerRealtimeServices(base.realtimeSecret, memory);
     return {
       ...base,
       limiter: memory.limiter,
       ledger: memory.ledger,
       files: createLocalFileStore(filesDir, memory.fileRecords),
       jobs: createJobStore(memory.jobRecords),
-      close: async () => unregister(),
+      close: async () => undefined,
     };
   }
   const logger = createLogger(config.server.log_level);
@@ -75,13 +73,12 @@ export async function createSharedServices(runtime: Runtime): Promise<SharedServ
   await conn.ready(STORE_CONNECT_WAIT_MS);
   const limiter = createRedisRateLimiter(conn, guard, memory.limiter);
   const ledger = createRedisSpendLedger(conn, guard, memory.ledger);
-  const unregister = registerRealtimeServices(base.realtimeSecret, { limiter, ledger });
   return {
     ...base,
     limiter,
     ledger,
     files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
-    close: async () => { unregister(); await conn.close(); },
+    close: () => conn.close(),
   };
 }

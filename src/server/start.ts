@@ -22,7 +22,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   server.headersTimeout = 66_000;
   // Streams and long jobs (video polling) may legitimately outlast Node's default 5 min.
   server.requestTimeout = 0;
-  const wss = attachRealtime(server, store, shared.realtimeSecret);
+  const wss = attachRealtime(server, store, shared);
   const host = options.host ?? runtime.config.server.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -6,13 +6,16 @@ export const REALTIME_WS_PATH = '/v1/realtime/ws';
 
 /**
  * HMAC-SHA256 signed, expiring realtime URLs. The token is `base64url(claims).signature`;
- * any change to the claims or an expired `exp` makes `verify` refuse it.
+ * any change to the claims or an expired `exp` makes `verify` refuse it. With `ttlSeconds`
+ * (gateway.yaml `realtime.url_ttl_seconds`) the signer sets the expiry itself, whatever the
+ * provider proposed.
  */
-export function createRealtimeSigner(secret: string, publicBaseUrl: string, now: () => number = Date.now): RealtimeSigner {
+export function createRealtimeSigner(secret: string, publicBaseUrl: string, now: () => number = Date.now, ttlSeconds?: number): RealtimeSigner {
   const sign = (payload: string) => createHmac('sha256', secret).update(payload).digest('base64url');
   const wsBase = publicBaseUrl.replace(/^http/, 'ws').replace(/\/+$/, '');
   return {
-    sign(claims) {
+    sign(proposed) {
+      const claims = ttlSeconds ? { ...proposed, exp: Math.floor(now() / 1000) + ttlSeconds } : proposed;
       const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
       const token = `${payload}.${sign(payload)}`;
       return { url: `${wsBase}${REALTIME_WS_PATH}?token=${token}`, expiresAt: claims.exp, token };

@@ -35,3 +35,12 @@ describe('store/realtime-signer', () => {
     });
   });
 });
+
+describe('store/realtime-signer with a configured lifetime', () => {
+  it('sets the expiry from url_ttl_seconds, whatever the provider proposed', () => {
+    const signer = createRealtimeSigner('secret', 'http://gw', () => 1_000_000_000_000, 60);
+    const signed = signer.sign(claims);
+    expect(signed.expiresAt).to.equal(1_000_000_000 + 60);
+    expect(signer.verify(signed.token)?.exp).to.equal(1_000_000_060);
+  });
+});

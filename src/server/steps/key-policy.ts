@@ -123,20 +123,9 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   return hold;
 }
 
-// Realtime sockets are accepted outside the request pipeline (src/server/realtime-upgrade.ts),
-// which knows the gateway by its realtime secret only: services are found through it.
-const realtimeServices = new Map<string, KeyPolicyServices>();
-
-/** Makes a gateway's limiter and ledger reachable from its realtime sockets. */
-export function registerRealtimeServices(secret: string, services: KeyPolicyServices): () => void {
-  realtimeServices.set(secret, services);
-  return () => { if (realtimeServices.get(secret) === services) realtimeServices.delete(secret); };
-}
-
 /** The spend hold of the key that owns a realtime session (undefined when unknown). */
-export function openRealtimeHold(secret: string, keys: readonly KeyEntry[], owner: string): SpendHold | undefined {
-  const services = realtimeServices.get(secret);
-  if (!services || !owner) return undefined;
+export function openRealtimeHold(services: KeyPolicyServices, keys: readonly KeyEntry[], owner: string): SpendHold | undefined {
+  if (!owner) return undefined;
   const key = keys.find((k) => k.hash.toString('hex') === owner);
   return key ? openKeySpend(key, owner, services) : undefined;
 }
