@@ -86,7 +86,7 @@ export function upstreamFailure(
     clientStatus,
     type,
     code,
-    `Provider '${provider}' answered ${status}: ${decoded.message}`,
+    `Provider '${provider}' answered ${status}: ${redactSecrets(decoded.message)}`,
     { provider, upstream_status: status, ...(decoded.type ? { upstream_type: decoded.type } : {}) },
     retryAfter ? { 'Retry-After': retryAfter } : undefined,
   );
@@ -95,4 +95,13 @@ export function upstreamFailure(
 /** First value of a possibly repeated header. */
 export function firstHeader(v: string | string[] | undefined): string | undefined {
   return Array.isArray(v) ? v[0] : v;
+}
+
+// Provider messages sometimes quote the key they were sent (OpenAI: "Incorrect API key
+// provided: sk-proj-****abcd"); nothing that looks like a credential reaches a client.
+const CREDENTIAL = /\b(?:sk|pk|rk|ek|gsk|xai|key|AIza)[-_][-_A-Za-z0-9*]{4,}|\bAIza[-_A-Za-z0-9]{10,}|\bBearer\s+\S+/g;
+
+/** Replaces anything that looks like an API key or bearer token with `[redacted]`. */
+export function redactSecrets(text: string): string {
+  return text.replace(CREDENTIAL, '[redacted]');
 }
