@@ -99,7 +99,7 @@ export function firstHeader(v: string | string[] | undefined): string | undefine
 
 // Provider messages sometimes quote the key they were sent (OpenAI: "Incorrect API key
 // provided: sk-proj-****abcd"); nothing that looks like a credential reaches a client.
-const CREDENTIAL = /\b(?:sk|pk|rk|ek|gsk|xai|key|AIza)[-_][-_A-Za-z0-9*]{4,}|\bAIza[-_A-Za-z0-9]{10,}|\bBearer\s+\S+/g;
+const CREDENTIAL = /\b(?:sk|pk|rk|ek|gsk|xai)[-_][-_A-Za-z0-9*]{4,}|\bAIza[-_A-Za-z0-9]{10,}|\bBearer\s+\S+/g;
 
 /** Replaces anything that looks like an API key or bearer token with `[redacted]`. */
 export function redactSecrets(text: string): string {
