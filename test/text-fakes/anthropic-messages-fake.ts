@@ -1,12 +1,12 @@
 /**
  * Fake Anthropic Messages upstream: `POST /v1/messages` with `x-api-key` (or Bearer, which newer
  * SDKs send) and a required `anthropic-version`; bodies validated against `CreateMessageParams`
- * of anthropic.json (newer fields allowed in provider-schemas.ts). Under version 2026-10-21
+ * of anthropic.json (newer fields allowed in test/helpers/openapi.ts). Under version 2026-10-21
  * temperature, top_p and top_k are 400s (PROVIDERS.md section 2).
  */
 import { randomBytes } from 'node:crypto';
 import type { DialectBehavior } from './fake-upstream.js';
-import { requestValidator } from './provider-schemas.js';
+import { anthropicValidator } from '../helpers/openapi.js';
 
 const ERROR_TYPES: Record<number, string> = {
   400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error',
@@ -32,7 +32,7 @@ export const anthropicMessagesBehavior: DialectBehavior = {
     return undefined;
   },
   validate: (body, _route, headers) => {
-    const findings = requestValidator('anthropic.json', 'CreateMessageParams')(body);
+    const findings = anthropicValidator('CreateMessageParams')(body);
     if (headers['anthropic-version'] === '2026-10-21') {
       for (const field of ['temperature', 'top_p', 'top_k']) if (field in (body as object)) findings.push(`/${field} is not supported under anthropic-version 2026-10-21`);
     }

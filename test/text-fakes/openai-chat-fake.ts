@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DialectBehavior } from './fake-upstream.js';
-import { requestValidator } from './provider-schemas.js';
+import { openAiValidator } from '../helpers/openapi.js';
 
 const OPENAI_ERROR_TYPES: Record<number, { type: string; code: string | null }> = {
   400: { type: 'invalid_request_error', code: null },
@@ -42,7 +42,7 @@ export const openAiChatBehavior: DialectBehavior = {
   name: 'openai-chat',
   match: (method, url) => (method === 'POST' && url.pathname === '/v1/chat/completions' ? {} : undefined),
   checkHeaders: (headers, _url, apiKey) => checkBearer(headers, apiKey),
-  validate: (body) => requestValidator('openai.json', 'CreateChatCompletionRequest')(body),
+  validate: (body) => openAiValidator('CreateChatCompletionRequest')(body),
   isStream: (body) => body.stream === true,
   errorBody: openAiErrorBody,
   // A mid-stream failure is a data chunk with an `error` key; the SDK throws on it.

@@ -5,14 +5,14 @@
  */
 import type { DialectBehavior } from './fake-upstream.js';
 import { checkBearer, openAiErrorBody, openAiResponseHeaders } from './openai-chat-fake.js';
-import { requestValidator } from './provider-schemas.js';
+import { openAiValidator } from '../helpers/openapi.js';
 
 /** The responses dialect of the fake OpenAI upstream. */
 export const openAiResponsesBehavior: DialectBehavior = {
   name: 'openai-responses',
   match: (method, url) => (method === 'POST' && url.pathname === '/v1/responses' ? {} : undefined),
   checkHeaders: (headers, _url, apiKey) => checkBearer(headers, apiKey),
-  validate: (body) => requestValidator('openai.json', 'CreateResponse')(body),
+  validate: (body) => openAiValidator('CreateResponse')(body),
   isStream: (body) => body.stream === true,
   errorBody: openAiErrorBody,
   streamErrorEvent: (message) =>

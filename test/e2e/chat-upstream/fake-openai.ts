@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkChatRequest } from './openai-schema.js';
+import { openAiValidator } from '../../helpers/openapi.js';
 
 /** One request the fake received, as it came off the wire. */
 export interface SeenRequest {
@@ -125,7 +125,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       const closed = new Promise<'aborted' | 'finished'>((resolve) => {
         res.once('close', () => resolve(res.writableFinished ? 'finished' : 'aborted'));
       });
-      const seen: SeenRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, schemaErrors: checkChatRequest(body), closed };
+      const seen: SeenRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, schemaErrors: openAiValidator('CreateChatCompletionRequest')(body), closed };
       requests.push(seen);
       if (seen.schemaErrors.length > 0) {
         answerError(400, { message: `fake upstream: request violates CreateChatCompletionRequest: ${seen.schemaErrors.join('; ')}`, type: 'invalid_request_error', code: 'fake_schema_violation' })(seen, res);

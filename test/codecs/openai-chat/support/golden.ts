@@ -26,15 +26,15 @@ import { createParser } from 'eventsource-parser';
 import type { CodecError, DialectCodec, DialectTarget, SseFrame, SurfaceCodec } from '../../../../src/codecs/codec.js';
 import type { Conversation, InternalResponse, StreamEvent } from '../../../../src/codecs/internal.js';
 import { isGatewayError } from '../../../../src/errors/gateway-error.js';
-import { requestValidator } from './upstream-schemas.js';
+import { openApiValidator, type OpenApiDocument } from '../../../helpers/openapi.js';
 
 /** Everything the runner needs to know about one format. */
 export interface GoldenFormat {
   format: string;
   surface: SurfaceCodec;
   dialect: DialectCodec;
-  /** Schema every upstream request body must satisfy, e.g. `openai.json#/components/schemas/...`. */
-  requestSchemaRef: string;
+  /** Schema every upstream request body must satisfy, e.g. `openai.json#/components/schemas/...` (see test/helpers/openapi.ts). */
+  requestSchemaRef: `${OpenApiDocument}#${string}`;
 }
 
 const ROOT = path.resolve(process.cwd(), 'test/fixtures/codecs');
@@ -147,7 +147,8 @@ export function describeGoldenCases(spec: GoldenFormat): void {
     });
 
     describe('dialect.encodeRequest', () => {
-      const validate = requestValidator(spec.requestSchemaRef);
+      const [document, pointer] = spec.requestSchemaRef.split('#') as [OpenApiDocument, string];
+      const validate = openApiValidator(document, pointer);
       for (const name of cases.filter((c) => has(format, c, 'internal.json') && (has(format, c, 'upstream-request.json') || (UPDATE && !has(format, c, 'decode-error.json'))))) {
         it(`turns internal.json into upstream-request.json, valid against the provider schema (${name})`, () => {
           const conversation = readFixture<Conversation>(format, name, 'internal.json')!;
