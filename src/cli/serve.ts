@@ -13,10 +13,13 @@ export async function runServe(configPath: string): Promise<number> {
     console.error(`gateway: ${configPath} has errors; not starting (run \`npx gateway lint\`).`);
     return 1;
   }
-  const logger = createLogger(runtime.config.server.log_level);
+  const logger = createLogger(runtime.config.server.log_level, { buffered: true });
   const gw = await startGateway(runtime, { logger });
   const enabled = [...runtime.providers.values()].filter((p) => !p.missing).map((p) => p.name);
   logger.info({ url: gw.url, providers: enabled, models: runtime.models.size }, 'gateway listening');
+  // The log is buffered (one write per 4 KiB): push it out at least once a second.
+  logger.flush();
+  setInterval(() => logger.flush(), 1000).unref();
   if (runtime.generatedKey) {
     // Printed once, to the terminal only (never to the log stream).
     process.stderr.write(
@@ -25,7 +28,7 @@ export async function runServe(configPath: string): Promise<number> {
     );
   }
   reloadOnHangup(configPath, gw.store, logger);
-  const stop = () => { gw.close().finally(() => process.exit(0)); };
+  const stop = () => { gw.close().finally(() => { logger.flush(); process.exit(0); }); };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return -1;
