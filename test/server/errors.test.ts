@@ -70,3 +70,16 @@ describe('error handling', () => {
     expect(res.headers.get('x-request-id')).to.match(/^req_/);
   });
 });
+
+describe('request bodies without a Content-Type', () => {
+  let gw: TestGateway;
+  before(async () => { gw = await startGateway(); });
+  after(() => gw.close());
+
+  it('reads them as JSON', async () => {
+    const body = new TextEncoder().encode(JSON.stringify({ model: 'sandbox/embed-1', input: 'hello', dimensions: 4 }));
+    const res = await fetch(`${gw.url}/v1/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}` }, body: new Blob([body]) });
+    expect(res.status).to.equal(200);
+    expect(((await res.json()) as { data: Array<{ embedding: number[] }> }).data[0]!.embedding).to.have.length(4);
+  });
+});

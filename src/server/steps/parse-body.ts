@@ -26,6 +26,9 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
     const gw = ctx.state.gw;
     const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
     if (hasBody) {
+      // A body sent without any Content-Type is read as the route's canonical type (JSON), as
+      // most clients that forget the header mean it; a wrong declared type is still a 415.
+      if (!ctx.get('content-type')) ctx.request.headers['content-type'] = accepted[0]!;
       const type = ctx.request.type || 'application/octet-stream';
       if (!accepted.some((a) => type === a)) throw errors.unsupportedMediaType(type, accepted);
       const declared = Number(ctx.get('content-length') || 0);
