@@ -16,7 +16,7 @@ import type { CompiledRoute, ModelEntry, ResolvedProvider, Runtime } from './run
 
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
 export function compile(project: LoadedProject, env: Env = process.env): { runtime?: Runtime; diagnostics: Diagnostic[] } {
-  const diagnostics = [...project.diagnostics, ...crossCheck(project, vocabulary())];
+  const diagnostics = [...project.diagnostics, ...safeCrossCheck(project)];
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
   const routes = compileRoutes(project.routes, new Set(config.models.flatMap((m) => m.parameters ?? [])));
@@ -117,4 +117,18 @@ function payloadFieldsOf(spec: RouteSpec): Set<string> {
   };
   walk(spec.schema);
   return fields;
+}
+
+/**
+ * Cross-checks even a config the meta-schema found problems in (so lint reports everything at
+ * once); data of the wrong shape can then trip a check, which adds nothing beyond the
+ * meta-schema findings already reported.
+ */
+function safeCrossCheck(project: LoadedProject): Diagnostic[] {
+  try {
+    return crossCheck(project, vocabulary());
+  } catch (e) {
+    if (hasErrors(project.diagnostics)) return [];
+    throw e;
+  }
 }

@@ -34,7 +34,10 @@ export function loadProject(configPath: string, env: Env = process.env): LoadedP
   if (main.data !== undefined) {
     if (typeof main.data !== 'object' || main.data === null || Array.isArray(main.data)) {
       diagnostics.push({ file: main.file, line: 1, col: 1, code: 'E_SCHEMA', severity: 'error', message: 'gateway.yaml must be a mapping' });
-    } else if (checkAgainstMeta(main, metaSchema('gateway'), diagnostics)) {
+    } else {
+      // Even when the meta-schema finds problems, the data goes on to the cross-checks so one
+      // lint run reports every problem; compile never builds a runtime from it (errors exist).
+      checkAgainstMeta(main, metaSchema('gateway'), diagnostics);
       config = applyDefaults(main.data as Record<string, unknown>);
     }
   }
