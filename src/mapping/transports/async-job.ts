@@ -27,7 +27,7 @@ interface Reading { status: JobStatus; error?: string; result?: Record<string, u
  * `async-job`: submit (the mapping's request), then poll `job.poll` until the job is done or the
  * client's `max_wait_seconds` (default `job.default_wait_seconds`, 10) pass. The job is saved in
  * the gateway's JobStore under its own id: a finished job answers 200 with `result`; an
- * unfinished one 202 with its id and status, to be polled later with `<operation>.poll`
+ * unfinished one 200 with its id and status `in_progress`, to be polled later with `<operation>.poll`
  * (GET /v1/video/generations/{id}). Polls back off from `interval_ms` (2 s) to
  * `max_interval_ms` (10 s) and honour Retry-After. A client that goes away stops the waiting,
  * not the job.
@@ -113,7 +113,7 @@ export const asyncJobTransport: Transport = {
         try {
           polled = await poll(call, state);
         } catch (e) {
-          // A provider hiccup while waiting does not lose the job: answer its id (202) instead.
+          // A provider hiccup while waiting does not lose the job: answer its id and status instead.
           if (e instanceof GatewayError && e.status >= 500) break;
           throw e;
         }
@@ -122,7 +122,8 @@ export const asyncJobTransport: Transport = {
         interval = Math.min(timing.maxInterval, Math.max(polled.retryAfterMs ?? 0, Math.round(interval * 1.5)));
       }
       const view = viewOf(saved);
-      return reading.status === 'completed' || reading.status === 'failed' ? { kind: 'json', body: view } : { kind: 'json', body: view, status: 202 };
+      // SPEC 4: every POST answers 200 on success; an unfinished job says so in its `status`.
+      return { kind: 'json', body: view };
     };
 
     const pollJob: OperationFn = async (call): Promise<OperationResult> => {

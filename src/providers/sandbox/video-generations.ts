@@ -14,7 +14,7 @@ const POLL_MS = 250;
  * `video.generations`: an asynchronous job. The job is saved (status `queued`) in the gateway's
  * JobStore and completes VIDEO_RENDER_MS (2 s) after creation. The call polls every 250 ms for up
  * to `max_wait_seconds` (default 10): completed -> 200 with `result.url` (a data: URL of a
- * placeholder MP4, see mp4.ts); still running -> 202 with status `in_progress` and no result,
+ * placeholder MP4, see mp4.ts); still running -> 200 with status `in_progress` and no result,
  * to be polled with `video.generations.poll`. A client disconnect stops the waiting.
  */
 export async function generateVideo(call: OperationCall): Promise<OperationResult> {
@@ -52,5 +52,6 @@ export async function generateVideo(call: OperationCall): Promise<OperationResul
     view = describeVideoJob(job, Date.now());
   }
   await settleVideoJob(job, view, call.services.jobs);
-  return view.status === 'completed' ? { kind: 'json', body: view } : { kind: 'json', body: view, status: 202 };
+  // SPEC 4: every POST answers 200 on success; an unfinished job says so in its `status`.
+  return { kind: 'json', body: view };
 }

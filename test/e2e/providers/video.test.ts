@@ -33,12 +33,12 @@ describe('e2e/providers/video', () => {
     expect(lastRequest(rig.google, /:download$/).headers['x-goog-api-key']).to.equal('g-test');
   });
 
-  it('answers 202 with the id and status at max_wait_seconds, then GET polls it to completion', async () => {
+  it('answers 200 with the id and status at max_wait_seconds, then GET polls it to completion', async () => {
     rig.google.pollsUntilDone = 1_000_000;
     const started = Date.now();
     const res = await rig.post('/v1/video/generations', { model: 'google/veo-3.1-fast', prompt: 'waves', duration_seconds: 4, max_wait_seconds: 1 });
     const waited = Date.now() - started;
-    expect(res.status).to.equal(202);
+    expect(res.status).to.equal(200);
     expect(waited).to.be.within(900, 3000);
     expect(res.json).to.include({ object: 'video.generation', status: 'in_progress', model: 'google/veo-3.1-fast' });
     expect(res.json).to.not.have.property('result');
@@ -92,10 +92,10 @@ describe('e2e/providers/video', () => {
     expect(res.json.error).to.deep.equal({ code: 'job_failed', message: 'The prompt was blocked.' });
   });
 
-  it('answers 202 (job kept) when the provider fails while the gateway waits, and polls on later', async () => {
+  it('answers 200 in_progress (job kept) when the provider fails while the gateway waits, and polls on later', async () => {
     rig.google.failPolls = 1;
     const res = await rig.post('/v1/video/generations', { model: 'google/veo-3.1', prompt: 'x', duration_seconds: 4, max_wait_seconds: 10 });
-    expect(res.status).to.equal(202);
+    expect(res.status).to.equal(200);
     expect(res.json.status).to.equal('in_progress');
     const later = await rig.get(`/v1/video/generations/${String(res.json.id)}`);
     expect(later.status).to.equal(200);
