@@ -26,6 +26,10 @@ const handlers: Record<string, Handler> = {
   'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
+  health: () => (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok' };
+  },
 };
 
 /**

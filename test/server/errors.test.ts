@@ -83,3 +83,18 @@ describe('request bodies without a Content-Type', () => {
     expect(((await res.json()) as { data: Array<{ embedding: number[] }> }).data[0]!.embedding).to.have.length(4);
   });
 });
+
+describe('GET /healthz', () => {
+  let gw: TestGateway;
+  before(async () => { gw = await startGateway({ env: { GATEWAY_DISCOVERY_RPM: '1' } }); });
+  after(() => gw.close());
+
+  it('answers ok anonymously, never rate limited and never cached', async () => {
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${gw.url}/healthz`);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+      expect(await res.json()).to.deep.equal({ status: 'ok' });
+    }
+  });
+});
