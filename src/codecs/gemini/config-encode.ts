@@ -1,6 +1,6 @@
 import type { DialectTarget } from '../codec.js';
 import type { Conversation, ReasoningEffort, ToolChoice, ToolDefinition } from '../internal.js';
-import type { JsonObject } from '../openai-responses/json.js';
+import type { JsonObject } from '../shared/json.js';
 import { supportsSetting } from '../openai-responses/supported-params.js';
 import { isGemini3OrLater } from './model-version.js';
 

@@ -1,7 +1,6 @@
+import { parseJsonObject, type JsonObject } from '../shared/json.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { ImagePart, Message, Part, ToolResultPart } from '../internal.js';
-import { parseJsonObject } from '../shared/json.js';
-import type { JsonObject } from '../openai-responses/json.js';
 import { guessMimeType } from './mime-types.js';
 import { isSyntheticCallId } from './tool-ids.js';
 

@@ -1,6 +1,6 @@
 import type { UpstreamErrorInfo } from '../shared/error-body.js';
 import { coerceErrorBody, readErrorBody } from '../shared/error-body.js';
-import { asArray, asNumber, asObject, asString, isObject, type JsonObject } from '../openai-responses/json.js';
+import { asArray, readNumber, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
 
 /** HTTP status per google.rpc status name (https://cloud.google.com/apis/design/errors#handling_errors). */
 const STATUS_BY_RPC: Record<string, number> = {
@@ -15,12 +15,12 @@ const STATUS_BY_RPC: Record<string, number> = {
  * API_KEY_INVALID, else the status) and the HTTP status it stands for.
  */
 export function decodeGoogleErrorObject(error: JsonObject): UpstreamErrorInfo & { status: number } {
-  const rpcStatus = asString(error.status);
-  const reason = asArray(error.details).map((d) => asObject(d)).find((d) => asString(d['@type'])?.endsWith('google.rpc.ErrorInfo'))?.reason;
+  const rpcStatus = readString(error.status);
+  const reason = asArray(error.details).map((d) => asObject(d)).find((d) => readString(d['@type'])?.endsWith('google.rpc.ErrorInfo'))?.reason;
   const out: UpstreamErrorInfo & { status: number } = {
-    message: asString(error.message) ?? 'Gemini request failed.',
-    code: asString(reason) ?? rpcStatus ?? null,
-    status: asNumber(error.code) ?? (rpcStatus !== undefined ? STATUS_BY_RPC[rpcStatus] : undefined) ?? 502,
+    message: readString(error.message) ?? 'Gemini request failed.',
+    code: readString(reason) ?? rpcStatus ?? null,
+    status: readNumber(error.code) ?? (rpcStatus !== undefined ? STATUS_BY_RPC[rpcStatus] : undefined) ?? 502,
   };
   if (rpcStatus !== undefined) out.type = rpcStatus;
   return out;
@@ -33,7 +33,7 @@ export function decodeGoogleErrorObject(error: JsonObject): UpstreamErrorInfo & 
 export function decodeGeminiError(status: number, body: unknown): UpstreamErrorInfo {
   const value = coerceErrorBody(body);
   const envelope = Array.isArray(value) ? value[0] : value;
-  if (isObject(envelope) && isObject(envelope.error)) {
+  if (isRecord(envelope) && isRecord(envelope.error)) {
     const { status: _status, ...info } = decodeGoogleErrorObject(envelope.error);
     return info;
   }

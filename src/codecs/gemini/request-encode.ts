@@ -1,6 +1,6 @@
 import type { DialectRequest, DialectTarget } from '../codec.js';
 import type { Conversation } from '../internal.js';
-import type { JsonObject } from '../openai-responses/json.js';
+import type { JsonObject } from '../shared/json.js';
 import { supportsSetting } from '../openai-responses/supported-params.js';
 import { encodeGenerationConfig, encodeGeminiTools, encodeToolConfig } from './config-encode.js';
 import { encodeGeminiContents } from './contents-encode.js';

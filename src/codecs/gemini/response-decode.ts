@@ -1,6 +1,6 @@
 import type { Conversation, FinishReason, InternalResponse, Part, Usage } from '../internal.js';
 import { makeRandomSuffix } from '../openai-responses/ids.js';
-import { asArray, asNumber, asObject, asString, type JsonObject } from '../openai-responses/json.js';
+import { asArray, readNumber, asObject, readString, type JsonObject } from '../shared/json.js';
 import { makeSyntheticCallId } from './tool-ids.js';
 
 /**
@@ -9,16 +9,16 @@ import { makeSyntheticCallId } from './tool-ids.js';
  */
 export function decodeGeminiResponse(body: unknown, request: Conversation): InternalResponse {
   const response = asObject(body);
-  const id = asString(response.responseId) ?? `gemini_${makeRandomSuffix()}`;
+  const id = readString(response.responseId) ?? `gemini_${makeRandomSuffix()}`;
   const candidate = asObject(asArray(response.candidates)[0]);
   const content = decodeCandidateParts(asArray(asObject(candidate.content).parts), id, 0);
   const hasToolCalls = content.some((p) => p.type === 'tool_call');
   return {
     id,
-    model: asString(response.modelVersion) ?? request.model,
+    model: readString(response.modelVersion) ?? request.model,
     created: readCreated(response),
     content,
-    finishReason: asArray(response.candidates).length > 0 ? decodeFinishReason(asString(candidate.finishReason), hasToolCalls) : decodeBlockedPrompt(response),
+    finishReason: asArray(response.candidates).length > 0 ? decodeFinishReason(readString(candidate.finishReason), hasToolCalls) : decodeBlockedPrompt(response),
     usage: decodeGeminiUsage(response.usageMetadata),
   };
 }
@@ -34,17 +34,17 @@ export function decodeCandidateParts(parts: unknown[], responseId: string, first
   let calls = firstCall;
   for (const raw of parts) {
     const part = asObject(raw);
-    const signature = asString(part.thoughtSignature);
+    const signature = readString(part.thoughtSignature);
     const call = part.functionCall;
     if (call !== undefined) {
       const fn = asObject(call);
-      const toolCall: Part = { type: 'tool_call', id: asString(fn.id) ?? makeSyntheticCallId(responseId, calls), name: asString(fn.name) ?? '', arguments: JSON.stringify(fn.args ?? {}) };
+      const toolCall: Part = { type: 'tool_call', id: readString(fn.id) ?? makeSyntheticCallId(responseId, calls), name: readString(fn.name) ?? '', arguments: JSON.stringify(fn.args ?? {}) };
       if (signature !== undefined) toolCall.signature = signature;
       calls += 1;
       out.push(toolCall);
       continue;
     }
-    const text = asString(part.text);
+    const text = readString(part.text);
     if (part.thought === true && (text !== undefined || signature !== undefined)) {
       const thinking: Part = { type: 'thinking', text: text ?? '' };
       if (signature !== undefined) thinking.signature = signature;
@@ -83,7 +83,7 @@ export function decodeFinishReason(reason: string | undefined, hasToolCalls: boo
 
 /** No candidates at all: the prompt itself was blocked (`promptFeedback.blockReason`). */
 export function decodeBlockedPrompt(response: JsonObject): FinishReason {
-  return asString(asObject(response.promptFeedback).blockReason) !== undefined ? 'content_filter' : 'stop';
+  return readString(asObject(response.promptFeedback).blockReason) !== undefined ? 'content_filter' : 'stop';
 }
 
 /**
@@ -92,9 +92,9 @@ export function decodeBlockedPrompt(response: JsonObject): FinishReason {
  */
 export function decodeGeminiUsage(raw: unknown): Usage {
   const usage = asObject(raw);
-  const thoughts = asNumber(usage.thoughtsTokenCount) ?? 0;
-  const out: Usage = { inputTokens: asNumber(usage.promptTokenCount) ?? 0, outputTokens: (asNumber(usage.candidatesTokenCount) ?? 0) + thoughts };
-  const cached = asNumber(usage.cachedContentTokenCount);
+  const thoughts = readNumber(usage.thoughtsTokenCount) ?? 0;
+  const out: Usage = { inputTokens: readNumber(usage.promptTokenCount) ?? 0, outputTokens: (readNumber(usage.candidatesTokenCount) ?? 0) + thoughts };
+  const cached = readNumber(usage.cachedContentTokenCount);
   if (cached !== undefined && cached > 0) out.cachedInputTokens = cached;
   if (thoughts > 0) out.reasoningTokens = thoughts;
   return out;
@@ -102,7 +102,7 @@ export function decodeGeminiUsage(raw: unknown): Usage {
 
 /** `createTime` (Vertex-style responses) when present, else now, in Unix seconds. */
 export function readCreated(response: JsonObject): number {
-  const createTime = asString(response.createTime);
+  const createTime = readString(response.createTime);
   const parsed = createTime !== undefined ? Date.parse(createTime) : Number.NaN;
   return Math.floor((Number.isNaN(parsed) ? Date.now() : parsed) / 1000);
 }

@@ -1,7 +1,7 @@
 import type { SseFrame, StreamDecoder } from '../codec.js';
 import type { Conversation, FinishReason, StreamEvent, Usage } from '../internal.js';
 import { makeRandomSuffix } from '../openai-responses/ids.js';
-import { asArray, asObject, asString, isObject, parseJson, type JsonObject } from '../openai-responses/json.js';
+import { asArray, asObject, readString, isRecord, parseJson, type JsonObject } from '../shared/json.js';
 import { decodeGoogleErrorObject } from './error-decode.js';
 import { decodeBlockedPrompt, decodeCandidateParts, decodeFinishReason, decodeGeminiUsage, readCreated } from './response-decode.js';
 
@@ -29,8 +29,8 @@ export class GeminiStreamDecoder implements StreamDecoder {
     const chunk = parseJson(frame.data);
     // Without alt=sse Gemini would stream one JSON array; tolerate a chunk wrapped in an array.
     const data = Array.isArray(chunk) ? chunk[0] : chunk;
-    if (!isObject(data)) return [];
-    if (isObject(data.error)) {
+    if (!isRecord(data)) return [];
+    if (isRecord(data.error)) {
       this.ended = true;
       const error = decodeGoogleErrorObject(data.error);
       return [{ type: 'error', status: error.status, errorType: error.type ?? 'upstream_error', code: error.code ?? null, message: error.message }];
@@ -53,7 +53,7 @@ export class GeminiStreamDecoder implements StreamDecoder {
       }
     }
     if (data.usageMetadata !== undefined) this.usage = decodeGeminiUsage(data.usageMetadata);
-    const reason = asString(candidate.finishReason);
+    const reason = readString(candidate.finishReason);
     if (reason !== undefined) this.finish(decodeFinishReason(reason, this.calls > 0), out);
     else if (asArray(data.candidates).length === 0 && asObject(data.promptFeedback).blockReason !== undefined) this.finish(decodeBlockedPrompt(data), out);
     return out;
@@ -71,8 +71,8 @@ export class GeminiStreamDecoder implements StreamDecoder {
   private start(data: JsonObject, out: StreamEvent[]): void {
     if (this.started) return;
     this.started = true;
-    this.responseId = asString(data.responseId) ?? `gemini_${makeRandomSuffix()}`;
-    out.push({ type: 'start', id: this.responseId, model: asString(data.modelVersion) ?? this.request.model, created: readCreated(data) });
+    this.responseId = readString(data.responseId) ?? `gemini_${makeRandomSuffix()}`;
+    out.push({ type: 'start', id: this.responseId, model: readString(data.modelVersion) ?? this.request.model, created: readCreated(data) });
   }
 
   /** The index of the open block of `kind`, closing a block of the other kind first. */

@@ -1,7 +1,7 @@
 import { errors } from '../../errors/gateway-error.js';
 import type { ImagePart, Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { parseImageUrl } from './images.js';
-import { asArray, asObject, asString, isObject } from './json.js';
+import { asArray, asObject, readString, isRecord } from '../shared/json.js';
 
 /**
  * Decodes SPEC 2.3 chat messages (`{role, content, tool_calls, tool_call_id, name}`), the message
@@ -59,13 +59,13 @@ function decodeContentPart(raw: unknown, path: string): TextPart | ImagePart {
     case 'text':
     case 'input_text':
     case 'output_text':
-      return { type: 'text', text: asString(part.text) ?? '' };
+      return { type: 'text', text: readString(part.text) ?? '' };
     case 'refusal':
-      return { type: 'text', text: asString(part.refusal) ?? '' };
+      return { type: 'text', text: readString(part.refusal) ?? '' };
     case 'image_url': {
       // Chat form: {type:'image_url', image_url:{url, detail}} (a bare string is tolerated).
       const image = part.image_url;
-      const url = typeof image === 'string' ? image : asString(asObject(image).url);
+      const url = typeof image === 'string' ? image : readString(asObject(image).url);
       if (url === undefined) throw errors.invalidRequest(`${path}.image_url.url is required.`, 'invalid_content');
       return parseImageUrl(url, asObject(image).detail);
     }
@@ -78,8 +78,8 @@ function decodeContentPart(raw: unknown, path: string): TextPart | ImagePart {
 
 /** Responses `input_image`: `{image_url}` (URL or data URL) or `{file_id}`, plus `detail`. */
 export function decodeInputImage(part: Record<string, unknown>, path: string): ImagePart {
-  const url = asString(part.image_url);
-  const fileId = asString(part.file_id);
+  const url = readString(part.image_url);
+  const fileId = readString(part.file_id);
   if (url !== undefined) return parseImageUrl(url, part.detail);
   if (fileId !== undefined) {
     const image: ImagePart = { type: 'image', source: { kind: 'file', fileId } };
@@ -92,16 +92,16 @@ export function decodeInputImage(part: Record<string, unknown>, path: string): I
 function decodeToolCall(raw: unknown, path: string): Part {
   const call = asObject(raw);
   const fn = asObject(call.function);
-  const id = asString(call.id);
-  const name = asString(fn.name);
+  const id = readString(call.id);
+  const name = readString(fn.name);
   if (id === undefined || name === undefined) throw errors.invalidRequest(`${path} needs id and function.name.`, 'invalid_tool_call');
   const args = fn.arguments;
-  const text = typeof args === 'string' ? args : isObject(args) ? JSON.stringify(args) : '{}';
+  const text = typeof args === 'string' ? args : isRecord(args) ? JSON.stringify(args) : '{}';
   return { type: 'tool_call', id, name, arguments: text.length > 0 ? text : '{}' };
 }
 
 function decodeToolResult(message: Record<string, unknown>, path: string): ToolResultPart {
-  const toolCallId = asString(message.tool_call_id);
+  const toolCallId = readString(message.tool_call_id);
   if (toolCallId === undefined) throw errors.invalidRequest(`${path}.tool_call_id is required on tool messages.`, 'invalid_tool_result');
   const parts = decodeContentParts(message.content, path);
   const onlyText = parts.every(isText);
@@ -110,7 +110,7 @@ function decodeToolResult(message: Record<string, unknown>, path: string): ToolR
     toolCallId,
     content: onlyText ? parts.map((p) => (p as TextPart).text).join('') : parts,
   };
-  const name = asString(message.name);
+  const name = readString(message.name);
   if (name !== undefined) result.name = name;
   return result;
 }

@@ -1,7 +1,7 @@
 import { errors } from '../../errors/gateway-error.js';
 import type { Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-messages.js';
-import { asArray, asObject, asString, isObject, type JsonObject } from './json.js';
+import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
 import { packReasoningData } from './reasoning-data.js';
 
 /**
@@ -23,11 +23,11 @@ export function decodeResponsesInput(input: unknown): { system: string[]; messag
     const type = item.type ?? 'message';
     if (type === 'message') decodeMessageItem(item, path, system, messages);
     else if (type === 'function_call') {
-      const callId = asString(item.call_id);
-      const name = asString(item.name);
+      const callId = readString(item.call_id);
+      const name = readString(item.name);
       if (callId === undefined || name === undefined) throw errors.invalidRequest(`${path} needs call_id and name.`, 'invalid_tool_call');
       callNames.set(callId, name);
-      const args = asString(item.arguments);
+      const args = readString(item.arguments);
       appendAssistantParts(messages, [{ type: 'tool_call', id: callId, name, arguments: args !== undefined && args.length > 0 ? args : '{}' }]);
     } else if (type === 'function_call_output') {
       appendToolResult(messages, decodeCallOutput(item, path, callNames));
@@ -78,7 +78,7 @@ function appendAssistantParts(messages: Message[], parts: Part[]): void {
 }
 
 function decodeCallOutput(item: JsonObject, path: string, callNames: Map<string, string>): ToolResultPart {
-  const callId = asString(item.call_id);
+  const callId = readString(item.call_id);
   if (callId === undefined) throw errors.invalidRequest(`${path}.call_id is required.`, 'invalid_tool_result');
   const output = item.output;
   let content: ToolResultPart['content'];
@@ -88,7 +88,7 @@ function decodeCallOutput(item: JsonObject, path: string, callNames: Map<string,
     content = parts.every((p) => p.type === 'text') ? parts.map((p) => (p as TextPart).text).join('') : (parts as ToolResultPart['content']);
   } else content = output === undefined || output === null ? '' : JSON.stringify(output);
   const result: ToolResultPart = { type: 'tool_result', toolCallId: callId, content };
-  const name = asString(item.name) ?? callNames.get(callId);
+  const name = readString(item.name) ?? callNames.get(callId);
   if (name !== undefined) result.name = name;
   return result;
 }
@@ -100,10 +100,10 @@ function decodeCallOutput(item: JsonObject, path: string, callNames: Map<string,
 export function decodeReasoningItem(item: JsonObject): Part[] {
   const parts: Part[] = [];
   for (const entry of [...asArray(item.summary), ...asArray(item.content)]) {
-    const text = isObject(entry) ? asString(entry.text) : undefined;
+    const text = isRecord(entry) ? readString(entry.text) : undefined;
     if (text !== undefined && text.length > 0) parts.push({ type: 'thinking', text });
   }
-  const encrypted = asString(item.encrypted_content);
-  if (encrypted !== undefined && encrypted.length > 0) parts.push({ type: 'redacted_thinking', data: packReasoningData(asString(item.id), encrypted) });
+  const encrypted = readString(item.encrypted_content);
+  if (encrypted !== undefined && encrypted.length > 0) parts.push({ type: 'redacted_thinking', data: packReasoningData(readString(item.id), encrypted) });
   return parts;
 }

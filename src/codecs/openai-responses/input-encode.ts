@@ -1,6 +1,6 @@
 import type { ImagePart, Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { formatImageUrl } from './images.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../shared/json.js';
 import { groupAssistantParts, isReasoningGroup } from './reasoning-items.js';
 
 /**

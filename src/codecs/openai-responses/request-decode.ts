@@ -2,7 +2,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { Conversation, ReasoningEffort } from '../internal.js';
 import { decodeChatMessages } from './chat-messages.js';
 import { decodeResponsesInput } from './input-decode.js';
-import { asBoolean, asNumber, asObject, asString, isObject } from './json.js';
+import { readBoolean, readNumber, asObject, readString, isRecord } from '../shared/json.js';
 import { decodeTextFormat, decodeToolChoice, decodeTools } from './tools.js';
 
 const EFFORTS: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'];
@@ -14,9 +14,9 @@ const EFFORTS: readonly ReasoningEffort[] = ['none', 'minimal', 'low', 'medium',
  */
 export function decodeResponsesRequest(body: Record<string, unknown>): Conversation {
   const system: string[] = [];
-  const instructions = asString(body.instructions);
+  const instructions = readString(body.instructions);
   if (instructions !== undefined && instructions.length > 0) system.push(instructions);
-  const conversation: Conversation = { model: asString(body.model) ?? '', system, messages: [], stream: body.stream === true };
+  const conversation: Conversation = { model: readString(body.model) ?? '', system, messages: [], stream: body.stream === true };
   if (Array.isArray(body.messages)) {
     const decoded = decodeChatMessages(body.messages);
     system.push(...decoded.system);
@@ -37,32 +37,32 @@ function decodeSettings(body: Record<string, unknown>, conversation: Conversatio
   if (tools !== undefined && tools.length > 0) conversation.tools = tools;
   const toolChoice = decodeToolChoice(body.tool_choice);
   if (toolChoice !== undefined) conversation.toolChoice = toolChoice;
-  const parallel = asBoolean(body.parallel_tool_calls);
+  const parallel = readBoolean(body.parallel_tool_calls);
   if (parallel !== undefined) conversation.parallelToolCalls = parallel;
-  const maxOutput = asNumber(body.max_output_tokens);
+  const maxOutput = readNumber(body.max_output_tokens);
   if (maxOutput !== undefined) conversation.maxOutputTokens = maxOutput;
-  const temperature = asNumber(body.temperature);
+  const temperature = readNumber(body.temperature);
   if (temperature !== undefined) conversation.temperature = temperature;
-  const topP = asNumber(body.top_p);
+  const topP = readNumber(body.top_p);
   if (topP !== undefined) conversation.topP = topP;
   const format = decodeTextFormat(body.text);
   if (format !== undefined) conversation.responseFormat = format;
   const reasoning = decodeReasoning(body.reasoning);
   if (reasoning !== undefined) conversation.reasoning = reasoning;
-  const user = asString(body.user) ?? asString(body.safety_identifier);
+  const user = readString(body.user) ?? readString(body.safety_identifier);
   if (user !== undefined) conversation.user = user;
-  if (isObject(body.metadata)) conversation.metadata = body.metadata;
+  if (isRecord(body.metadata)) conversation.metadata = body.metadata;
 }
 
 function decodeReasoning(raw: unknown): Conversation['reasoning'] {
-  if (!isObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   const out: NonNullable<Conversation['reasoning']> = {};
   const effort = EFFORTS.find((e) => e === raw.effort);
   if (effort !== undefined) out.effort = effort;
   const summary = raw.summary;
   if (summary === 'auto' || summary === 'concise' || summary === 'detailed') out.summary = summary;
   // Not an OpenAI field, but SPEC 4.4 allows extra properties and budgets map well to Anthropic/Gemini.
-  const budget = asNumber(asObject(raw).budget_tokens);
+  const budget = readNumber(asObject(raw).budget_tokens);
   if (budget !== undefined) out.budgetTokens = budget;
   return Object.keys(out).length > 0 ? out : undefined;
 }

@@ -2,7 +2,7 @@ import type { DialectRequest, DialectTarget } from '../codec.js';
 import type { Conversation, ReasoningEffort } from '../internal.js';
 import { listsParameter } from '../shared/parameters.js';
 import { encodeResponsesInput } from './input-encode.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../shared/json.js';
 import { PARAMETER_ALIASES, supportsSetting } from './supported-params.js';
 import { encodeTextFormat, encodeToolChoice, encodeTools } from './tools.js';
 

@@ -1,7 +1,7 @@
 import type { Conversation, FinishReason, InternalResponse, Part, Usage } from '../internal.js';
 import { makeRandomSuffix } from './ids.js';
 import { decodeReasoningItem } from './input-decode.js';
-import { asArray, asNumber, asObject, asString, type JsonObject } from './json.js';
+import { asArray, readNumber, asObject, readString, type JsonObject } from '../shared/json.js';
 
 /**
  * Upstream Responses object -> internal answer
@@ -17,23 +17,23 @@ export function decodeResponsesDialectResponse(body: unknown, request: Conversat
     if (item.type === 'message') {
       for (const part of asArray(item.content)) {
         const p = asObject(part);
-        if (p.type === 'output_text') content.push({ type: 'text', text: asString(p.text) ?? '' });
+        if (p.type === 'output_text') content.push({ type: 'text', text: readString(p.text) ?? '' });
         else if (p.type === 'refusal') {
           refused = true;
-          content.push({ type: 'text', text: asString(p.refusal) ?? '' });
+          content.push({ type: 'text', text: readString(p.refusal) ?? '' });
         }
       }
     } else if (item.type === 'function_call') {
-      const args = asString(item.arguments);
-      content.push({ type: 'tool_call', id: asString(item.call_id) ?? asString(item.id) ?? `call_${makeRandomSuffix()}`, name: asString(item.name) ?? '', arguments: args !== undefined && args.length > 0 ? args : '{}' });
+      const args = readString(item.arguments);
+      content.push({ type: 'tool_call', id: readString(item.call_id) ?? readString(item.id) ?? `call_${makeRandomSuffix()}`, name: readString(item.name) ?? '', arguments: args !== undefined && args.length > 0 ? args : '{}' });
     } else if (item.type === 'reasoning') {
       content.push(...decodeReasoningItem(item));
     }
   }
   return {
-    id: asString(response.id) ?? `resp_${makeRandomSuffix()}`,
-    model: asString(response.model) ?? request.model,
-    created: asNumber(response.created_at) ?? Math.floor(Date.now() / 1000),
+    id: readString(response.id) ?? `resp_${makeRandomSuffix()}`,
+    model: readString(response.model) ?? request.model,
+    created: readNumber(response.created_at) ?? Math.floor(Date.now() / 1000),
     content,
     finishReason: decodeFinishReason(response, content.some((p) => p.type === 'tool_call'), refused),
     usage: decodeResponsesUsage(response.usage),
@@ -53,12 +53,12 @@ export function decodeFinishReason(response: JsonObject, hasToolCalls: boolean, 
 /** Responses usage -> internal usage; `input_tokens` already includes cached tokens. */
 export function decodeResponsesUsage(raw: unknown): Usage {
   const usage = asObject(raw);
-  const out: Usage = { inputTokens: asNumber(usage.input_tokens) ?? 0, outputTokens: asNumber(usage.output_tokens) ?? 0 };
-  const cached = asNumber(asObject(usage.input_tokens_details).cached_tokens);
+  const out: Usage = { inputTokens: readNumber(usage.input_tokens) ?? 0, outputTokens: readNumber(usage.output_tokens) ?? 0 };
+  const cached = readNumber(asObject(usage.input_tokens_details).cached_tokens);
   if (cached !== undefined && cached > 0) out.cachedInputTokens = cached;
-  const written = asNumber(asObject(usage.input_tokens_details).cache_write_tokens);
+  const written = readNumber(asObject(usage.input_tokens_details).cache_write_tokens);
   if (written !== undefined && written > 0) out.cacheWriteInputTokens = written;
-  const reasoning = asNumber(asObject(usage.output_tokens_details).reasoning_tokens);
+  const reasoning = readNumber(asObject(usage.output_tokens_details).reasoning_tokens);
   if (reasoning !== undefined && reasoning > 0) out.reasoningTokens = reasoning;
   return out;
 }

@@ -1,6 +1,6 @@
 import type { Conversation, InternalResponse } from '../internal.js';
 import { toResponseId } from './ids.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../shared/json.js';
 import { describeFinish, encodeOutputItems, renderResponseObject } from './response-object.js';
 
 /** Internal answer -> the Responses object a client of POST /v1/responses receives. */

@@ -1,6 +1,6 @@
 import type { Conversation, FinishReason, Part, Usage } from '../internal.js';
 import { makeItemId, makeSyntheticReasoningId } from './ids.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../shared/json.js';
 import { groupAssistantParts, isReasoningGroup, type ReasoningGroup } from './reasoning-items.js';
 import { encodeTextFormat, encodeToolChoice, encodeTools } from './tools.js';
 

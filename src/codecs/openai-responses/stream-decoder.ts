@@ -1,7 +1,7 @@
 import type { SseFrame, StreamDecoder } from '../codec.js';
 import type { BlockDelta, BlockStart, Conversation, StreamEvent } from '../internal.js';
 import { makeRandomSuffix } from './ids.js';
-import { asArray, asNumber, asObject, asString, isObject, parseJson, type JsonObject } from './json.js';
+import { asArray, readNumber, asObject, readString, isRecord, parseJson, type JsonObject } from '../shared/json.js';
 import { packReasoningData } from './reasoning-data.js';
 import { decodeFinishReason, decodeResponsesUsage } from './response-decode.js';
 
@@ -34,9 +34,9 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   decode(frame: SseFrame): StreamEvent[] {
     if (this.finished) return [];
     const data = parseJson(frame.data);
-    if (!isObject(data)) return [];
-    if (isObject(data.error) && data.type === undefined) return this.fail(data.error);
-    const type = asString(data.type) ?? frame.event ?? '';
+    if (!isRecord(data)) return [];
+    if (isRecord(data.error) && data.type === undefined) return this.fail(data.error);
+    const type = readString(data.type) ?? frame.event ?? '';
     const out: StreamEvent[] = [];
     if (type === 'response.created' || type === 'response.in_progress' || type === 'response.queued') {
       this.start(asObject(data.response), out);
@@ -44,46 +44,46 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     }
     if (type === 'error') return this.fail(data);
     this.start({}, out);
-    const outputIndex = asNumber(data.output_index) ?? 0;
+    const outputIndex = readNumber(data.output_index) ?? 0;
     switch (type) {
       case 'response.output_item.added':
         this.addItem(outputIndex, asObject(data.item), out);
         break;
       case 'response.content_part.added':
-        this.openBlock(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, out);
+        this.openBlock(`text:${outputIndex}:${readNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, out);
         break;
       case 'response.output_text.delta':
       case 'response.refusal.delta':
         if (type === 'response.refusal.delta') this.refused = true;
-        this.sendDelta(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, asString(data.delta) ?? '', out);
+        this.sendDelta(`text:${outputIndex}:${readNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, readString(data.delta) ?? '', out);
         break;
       case 'response.output_text.done':
       case 'response.refusal.done':
-        this.fillIfEmpty(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, asString(data.text) ?? asString(data.refusal) ?? '', out);
+        this.fillIfEmpty(`text:${outputIndex}:${readNumber(data.content_index) ?? 0}`, outputIndex, { type: 'text' }, readString(data.text) ?? readString(data.refusal) ?? '', out);
         break;
       case 'response.content_part.done':
-        this.closeBlock(`text:${outputIndex}:${asNumber(data.content_index) ?? 0}`, out);
+        this.closeBlock(`text:${outputIndex}:${readNumber(data.content_index) ?? 0}`, out);
         break;
       case 'response.function_call_arguments.delta':
-        this.sendDelta(`call:${outputIndex}`, outputIndex, undefined, asString(data.delta) ?? '', out);
+        this.sendDelta(`call:${outputIndex}`, outputIndex, undefined, readString(data.delta) ?? '', out);
         break;
       case 'response.function_call_arguments.done':
-        this.fillIfEmpty(`call:${outputIndex}`, outputIndex, undefined, asString(data.arguments) ?? '', out);
+        this.fillIfEmpty(`call:${outputIndex}`, outputIndex, undefined, readString(data.arguments) ?? '', out);
         break;
       case 'response.reasoning_summary_part.added':
-        this.openBlock(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, out);
+        this.openBlock(`summary:${outputIndex}:${readNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, out);
         break;
       case 'response.reasoning_summary_text.delta':
-        this.sendDelta(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, asString(data.delta) ?? '', out);
+        this.sendDelta(`summary:${outputIndex}:${readNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, readString(data.delta) ?? '', out);
         break;
       case 'response.reasoning_summary_text.done':
-        this.fillIfEmpty(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, asString(data.text) ?? '', out);
+        this.fillIfEmpty(`summary:${outputIndex}:${readNumber(data.summary_index) ?? 0}`, outputIndex, { type: 'thinking' }, readString(data.text) ?? '', out);
         break;
       case 'response.reasoning_summary_part.done':
-        this.closeBlock(`summary:${outputIndex}:${asNumber(data.summary_index) ?? 0}`, out);
+        this.closeBlock(`summary:${outputIndex}:${readNumber(data.summary_index) ?? 0}`, out);
         break;
       case 'response.reasoning_text.delta':
-        this.sendDelta(`reasoning:${outputIndex}:${asNumber(data.content_index) ?? 0}`, outputIndex, { type: 'thinking' }, asString(data.delta) ?? '', out);
+        this.sendDelta(`reasoning:${outputIndex}:${readNumber(data.content_index) ?? 0}`, outputIndex, { type: 'thinking' }, readString(data.delta) ?? '', out);
         break;
       case 'response.output_item.done':
         this.finishItem(outputIndex, asObject(data.item), out);
@@ -112,18 +112,18 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     this.started = true;
     out.push({
       type: 'start',
-      id: asString(response.id) ?? `resp_${makeRandomSuffix()}`,
-      model: asString(response.model) ?? this.request.model,
-      created: asNumber(response.created_at) ?? Math.floor(Date.now() / 1000),
+      id: readString(response.id) ?? `resp_${makeRandomSuffix()}`,
+      model: readString(response.model) ?? this.request.model,
+      created: readNumber(response.created_at) ?? Math.floor(Date.now() / 1000),
     });
   }
 
   private addItem(outputIndex: number, item: JsonObject, out: StreamEvent[]): void {
     if (item.type !== 'function_call') return;
     this.sawToolCall = true;
-    const start: BlockStart = { type: 'tool_call', id: asString(item.call_id) ?? `call_${makeRandomSuffix()}`, name: asString(item.name) ?? '' };
+    const start: BlockStart = { type: 'tool_call', id: readString(item.call_id) ?? `call_${makeRandomSuffix()}`, name: readString(item.name) ?? '' };
     this.openBlock(`call:${outputIndex}`, outputIndex, start, out);
-    const args = asString(item.arguments) ?? '';
+    const args = readString(item.arguments) ?? '';
     if (args.length > 0) this.sendDelta(`call:${outputIndex}`, outputIndex, undefined, args, out);
   }
 
@@ -174,7 +174,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     if (item.type === 'message' && untouched) {
       asArray(item.content).forEach((raw, contentIndex) => {
         const part = asObject(raw);
-        const text = asString(part.text) ?? asString(part.refusal) ?? '';
+        const text = readString(part.text) ?? readString(part.refusal) ?? '';
         if (part.type === 'refusal') this.refused = true;
         this.sendDelta(`text:${outputIndex}:${contentIndex}`, outputIndex, { type: 'text' }, text, out);
       });
@@ -182,14 +182,14 @@ export class ResponsesStreamDecoder implements StreamDecoder {
       this.addItem(outputIndex, item, out);
     } else if (item.type === 'reasoning' && untouched) {
       asArray(item.summary).forEach((raw, summaryIndex) => {
-        this.sendDelta(`summary:${outputIndex}:${summaryIndex}`, outputIndex, { type: 'thinking' }, asString(asObject(raw).text) ?? '', out);
+        this.sendDelta(`summary:${outputIndex}:${summaryIndex}`, outputIndex, { type: 'thinking' }, readString(asObject(raw).text) ?? '', out);
       });
     }
     this.closeAll(outputIndex, out);
-    const encrypted = item.type === 'reasoning' ? asString(item.encrypted_content) : undefined;
+    const encrypted = item.type === 'reasoning' ? readString(item.encrypted_content) : undefined;
     if (encrypted !== undefined && encrypted.length > 0) {
       const index = this.nextIndex++;
-      out.push({ type: 'block_start', index, block: { type: 'redacted_thinking', data: packReasoningData(asString(item.id), encrypted) } });
+      out.push({ type: 'block_start', index, block: { type: 'redacted_thinking', data: packReasoningData(readString(item.id), encrypted) } });
       out.push({ type: 'block_stop', index });
     }
   }
@@ -199,7 +199,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     this.finished = true;
     if (response.status === 'failed') {
       const error = asObject(response.error);
-      out.push({ type: 'error', status: 502, errorType: 'upstream_error', code: asString(error.code) ?? null, message: asString(error.message) ?? 'The upstream response failed.' });
+      out.push({ type: 'error', status: 502, errorType: 'upstream_error', code: readString(error.code) ?? null, message: readString(error.message) ?? 'The upstream response failed.' });
       return;
     }
     const hasToolCalls = this.sawToolCall || asArray(response.output).some((i) => asObject(i).type === 'function_call');
@@ -209,8 +209,8 @@ export class ResponsesStreamDecoder implements StreamDecoder {
 
   private fail(error: JsonObject): StreamEvent[] {
     this.finished = true;
-    const code = asString(error.code) ?? asString(error.type) ?? null;
+    const code = readString(error.code) ?? readString(error.type) ?? null;
     const status = code === 'rate_limit_exceeded' ? 429 : 502;
-    return [{ type: 'error', status, errorType: status === 429 ? 'rate_limit_error' : 'upstream_error', code, message: asString(error.message) ?? 'The upstream stream failed.' }];
+    return [{ type: 'error', status, errorType: status === 429 ? 'rate_limit_error' : 'upstream_error', code, message: readString(error.message) ?? 'The upstream stream failed.' }];
   }
 }

@@ -1,7 +1,7 @@
 import type { CodecError, SseFrame, StreamEncoder } from '../codec.js';
 import type { BlockStart, Conversation, FinishReason, StreamEvent, Usage } from '../internal.js';
 import { makeItemId, makeRandomSuffix, makeSyntheticReasoningId, toResponseId } from './ids.js';
-import type { JsonObject } from './json.js';
+import type { JsonObject } from '../shared/json.js';
 import { unpackReasoningData } from './reasoning-data.js';
 import { describeFinish, makeOutputText, renderResponseObject, type ResponseSnapshot } from './response-object.js';
 

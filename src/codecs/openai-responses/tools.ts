@@ -1,6 +1,6 @@
 import { errors } from '../../errors/gateway-error.js';
 import type { ResponseFormat, ToolChoice, ToolDefinition } from '../internal.js';
-import { asBoolean, asObject, asString, isObject, type JsonObject } from './json.js';
+import { readBoolean, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
 
 /**
  * Responses function tools are flat: `{type:'function', name, description, parameters, strict}`
@@ -14,13 +14,13 @@ export function decodeTools(raw: unknown): ToolDefinition[] | undefined {
     if (tool.type !== 'function') {
       throw errors.invalidRequest(`tools[${index}]: built-in tool type '${String(tool.type)}' is not supported by this model; only function tools are.`, 'unsupported_tool');
     }
-    const fn = isObject(tool.function) ? tool.function : tool;
-    const name = asString(fn.name);
+    const fn = isRecord(tool.function) ? tool.function : tool;
+    const name = readString(fn.name);
     if (name === undefined) throw errors.invalidRequest(`tools[${index}].name is required.`, 'invalid_tool');
-    const definition: ToolDefinition = { name, parameters: isObject(fn.parameters) ? fn.parameters : { type: 'object', properties: {} } };
-    const description = asString(fn.description);
+    const definition: ToolDefinition = { name, parameters: isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} } };
+    const description = readString(fn.description);
     if (description !== undefined) definition.description = description;
-    const strict = asBoolean(fn.strict);
+    const strict = readBoolean(fn.strict);
     if (strict !== undefined) definition.strict = strict;
     return definition;
   });
@@ -42,9 +42,9 @@ export function encodeTools(tools: ToolDefinition[]): JsonObject[] {
 /** `"auto" | "none" | "required" | {type:'function', name}` (chat form `{function:{name}}` tolerated). */
 export function decodeToolChoice(raw: unknown): ToolChoice | undefined {
   if (raw === 'auto' || raw === 'none' || raw === 'required') return { type: raw };
-  if (!isObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   if (raw.type === 'function') {
-    const name = asString(raw.name) ?? asString(asObject(raw.function).name);
+    const name = readString(raw.name) ?? readString(asObject(raw.function).name);
     if (name !== undefined) return { type: 'tool', name };
   }
   if (raw.type === 'allowed_tools') {
@@ -67,9 +67,9 @@ export function decodeTextFormat(text: unknown): ResponseFormat | undefined {
   if (format.type === 'json_object') return { type: 'json_object' };
   if (format.type === 'json_schema') {
     const out: ResponseFormat = { type: 'json_schema', schema: asObject(format.schema) };
-    const name = asString(format.name);
+    const name = readString(format.name);
     if (name !== undefined) out.name = name;
-    const strict = asBoolean(format.strict);
+    const strict = readBoolean(format.strict);
     if (strict !== undefined) out.strict = strict;
     return out;
   }

@@ -1,7 +1,7 @@
 import { errors } from '../../errors/gateway-error.js';
 import type { Conversation, Message } from '../internal.js';
 import { decodeChatMessages } from '../openai-responses/chat-messages.js';
-import { asNumber, asString, isObject } from '../openai-responses/json.js';
+import { readNumber, readString, isRecord } from '../shared/json.js';
 
 /** How a task surface reads its `input` field. */
 export interface TaskInputRules {
@@ -16,7 +16,7 @@ export interface TaskInputRules {
  */
 export function decodeTaskRequest(body: Record<string, unknown>, rules: TaskInputRules): Conversation {
   const system: string[] = [];
-  const instructions = asString(body.instructions);
+  const instructions = readString(body.instructions);
   if (instructions !== undefined && instructions.length > 0) system.push(instructions);
   const messages: Message[] = [];
   if (Array.isArray(body.messages)) {
@@ -30,15 +30,15 @@ export function decodeTaskRequest(body: Record<string, unknown>, rules: TaskInpu
     messages.push(...decoded.messages);
   }
   if (messages.length === 0) throw errors.invalidRequest('The request has no user input: send a non-empty `input`.', 'empty_input');
-  const conversation: Conversation = { model: asString(body.model) ?? '', system, messages, stream: body.stream === true };
-  const maxOutput = asNumber(body.max_output_tokens);
+  const conversation: Conversation = { model: readString(body.model) ?? '', system, messages, stream: body.stream === true };
+  const maxOutput = readNumber(body.max_output_tokens);
   if (maxOutput !== undefined) conversation.maxOutputTokens = maxOutput;
   return conversation;
 }
 
 function decodeInput(input: unknown, rules: TaskInputRules): { system: string[]; messages: Message[] } {
   if (typeof input === 'string') return { system: [], messages: input.length > 0 ? [{ role: 'user', parts: [{ type: 'text', text: input }] }] : [] };
-  const isMessageList = Array.isArray(input) && input.every((item) => isObject(item) && typeof item.role === 'string');
+  const isMessageList = Array.isArray(input) && input.every((item) => isRecord(item) && typeof item.role === 'string');
   if (isMessageList) return decodeChatMessages(input as unknown[], 'input');
   if (!rules.anyJson) throw errors.invalidRequest('input must be a string or an array of chat messages.', 'invalid_input');
   // Robotics input is free-form (sensor readings, a scene graph ...): the model sees it as JSON text.

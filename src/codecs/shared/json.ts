@@ -31,3 +31,21 @@ export function readString(value: unknown): string | undefined {
 export function readNumber(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
+
+/** The boolean at `value` or undefined. */
+export function readBoolean(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/** A JSON object (not null, not an array). */
+export type JsonObject = Record<string, unknown>;
+
+/** `value` when it is a JSON object, else an empty object. */
+export function asObject(value: unknown): JsonObject {
+  return isRecord(value) ? value : {};
+}
+
+/** `value` when it is an array, else an empty array. */
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
