@@ -96,9 +96,12 @@ export function countConversationTokens(request: Conversation): PromptCount {
   return { textTokens, images, tokens: textTokens + images * TOKENS_PER_IMAGE };
 }
 
+// Built once: matchAll works on a copy, so the shared global regex keeps no state between calls.
+const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+
 /** Splits text into segments of about SEGMENT chars at whitespace, with long runs cut at MAX_RUN. */
 function* splitSegments(text: string): Generator<string> {
-  const longRun = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
+  const longRun = LONG_RUN;
   let last = 0;
   for (const m of text.matchAll(longRun)) {
     yield* splitAtWhitespace(text.slice(last, m.index));

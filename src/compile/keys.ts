@@ -13,7 +13,7 @@ export function hashKey(key: string): Buffer {
  * (hashed here, never kept in clear). With none configured, one random key is generated.
  */
 export function buildKeyRing(config: GatewayConfig, env: Env): { keys: KeyEntry[]; generatedKey?: string } {
-  const keys: KeyEntry[] = config.auth.keys.map((spec) => ({ hash: Buffer.from(spec.sha256, 'hex'), spec }));
+  const keys: KeyEntry[] = config.auth.keys.map((spec) => ({ hash: Buffer.from(spec.sha256, 'hex'), spec, modelPatterns: spec.models && compileModelGlobs(spec.models) }));
   const plain = (env[config.auth.keys_env] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   plain.forEach((k, i) => keys.push({ hash: hashKey(k), spec: { name: `env-${i + 1}`, sha256: '' } }));
   if (keys.length > 0) return { keys };
@@ -27,4 +27,9 @@ export function matchKey(keys: readonly KeyEntry[], presented: string): KeyEntry
   let found: KeyEntry | undefined;
   for (const k of keys) if (timingSafeEqual(k.hash, h) && !found) found = k;
   return found;
+}
+
+/** Model id globs (`*` any run of characters, `?` one) as anchored regular expressions. */
+export function compileModelGlobs(globs: readonly string[]): RegExp[] {
+  return globs.map((g) => new RegExp(`^${g.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&'))).join('')}$`, 's'));
 }

@@ -54,8 +54,8 @@ export interface ModelEntry {
 /** A discovery answer serialized once, with its strong ETag. */
 export interface CachedBody { readonly body: string; readonly etag: string }
 
-/** An accepted gateway key: its sha256 (hex) and the limits that go with it. */
-export interface KeyEntry { readonly hash: Buffer; readonly spec: KeySpec }
+/** An accepted gateway key: its sha256, the limits that go with it, its model globs compiled. */
+export interface KeyEntry { readonly hash: Buffer; readonly spec: KeySpec; readonly modelPatterns?: readonly RegExp[] }
 
 /** Everything the server needs, built from config at startup and then read-only. */
 export interface Runtime {

@@ -4,6 +4,7 @@ import type { KeyEntry } from '../../src/compile/runtime.js';
 import type { KeySpec } from '../../src/config/types.js';
 import { isGatewayError } from '../../src/errors/gateway-error.js';
 import { allowsModel, openKeySpend } from '../../src/server/steps/key-policy.js';
+import { compileModelGlobs } from '../../src/compile/keys.js';
 import { createMemoryRateLimiter } from '../../src/store/rate-limiter.js';
 import { createMemorySpendLedger } from '../../src/store/spend-ledger.js';
 
@@ -19,14 +20,14 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
 describe('server/steps/key-policy', () => {
   describe('allowsModel', () => {
     it('matches * and ? globs literally otherwise', () => {
-      const spec: KeySpec = { name: 'k', sha256: '', models: ['sandbox/*', 'openai/gpt-4.1', 'x/model-?'] };
+      const spec = compileModelGlobs(['sandbox/*', 'openai/gpt-4.1', 'x/model-?']);
       expect(allowsModel(spec, 'sandbox/echo-1')).to.equal(true);
       expect(allowsModel(spec, 'openai/gpt-4.1')).to.equal(true);
       expect(allowsModel(spec, 'openai/gpt-4x1')).to.equal(false);
       expect(allowsModel(spec, 'openai/gpt-4.1-mini')).to.equal(false);
       expect(allowsModel(spec, 'x/model-a')).to.equal(true);
       expect(allowsModel(spec, 'x/model-ab')).to.equal(false);
-      expect(allowsModel({ name: 'k', sha256: '' }, 'anything/at-all')).to.equal(true);
+      expect(allowsModel(undefined, 'anything/at-all')).to.equal(true);
     });
   });
 

@@ -4,7 +4,6 @@ import type { SpendHold } from '../../billing/spend-hold.js';
 import { currentBucket } from '../../billing/budget-period.js';
 import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../../billing/usd.js';
 import type { KeyEntry } from '../../compile/runtime.js';
-import type { KeySpec } from '../../config/types.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
 import type { AppState } from '../state.js';
@@ -40,20 +39,12 @@ export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
 
 /** 403 `model_not_allowed` unless the calling key's `models` globs match the body's model. */
 export function assertModelAllowed(key: KeyEntry | undefined, model: unknown): void {
-  if (key?.spec.models && typeof model === 'string' && !allowsModel(key.spec, model)) throw modelNotAllowed(key.spec.name, model);
+  if (key?.modelPatterns && typeof model === 'string' && !allowsModel(key.modelPatterns, model)) throw modelNotAllowed(key.spec.name, model);
 }
 
-const globCache = new WeakMap<KeySpec, RegExp[]>();
-
-/** Whether a key's `models` globs (`*` any run of characters, `?` one) match a model id. */
-export function allowsModel(spec: KeySpec, model: string): boolean {
-  if (!spec.models) return true;
-  let res = globCache.get(spec);
-  if (!res) {
-    res = spec.models.map((g) => new RegExp(`^${g.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&'))).join('')}$`, 's'));
-    globCache.set(spec, res);
-  }
-  return res.some((re) => re.test(model));
+/** Whether a key's compiled `models` globs (compile/keys.ts, at startup) match a model id; none = all. */
+export function allowsModel(patterns: readonly RegExp[] | undefined, model: string): boolean {
+  return !patterns || patterns.some((re) => re.test(model));
 }
 
 /**
