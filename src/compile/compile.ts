@@ -12,7 +12,7 @@ import { buildKeyRing } from './keys.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
-import type { CompiledRoute, ModelEntry, ResolvedProvider, Runtime } from './runtime.js';
+import { routeKey, type CompiledRoute, type ModelEntry, type ResolvedProvider, type Runtime } from './runtime.js';
 
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
 export function compile(project: LoadedProject, env: Env = process.env): { runtime?: Runtime; diagnostics: Diagnostic[] } {
@@ -46,6 +46,7 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
   const runtime: Runtime = Object.freeze({
     config,
     routes,
+    routesByKey: new Map(routes.map((r) => [routeKey(r.spec), r])),
     models,
     providers,
     modelList: cacheBody({ object: 'list', data: visible.map((m) => m.card) }),

@@ -61,6 +61,8 @@ export interface KeyEntry { readonly hash: Buffer; readonly spec: KeySpec; reado
 export interface Runtime {
   readonly config: GatewayConfig;
   readonly routes: readonly CompiledRoute[];
+  /** The same routes by `METHOD path` (routeKey), so a request finds its route in a reloaded runtime. */
+  readonly routesByKey: ReadonlyMap<string, CompiledRoute>;
   readonly models: ReadonlyMap<string, ModelEntry>;
   readonly providers: ReadonlyMap<string, ResolvedProvider>;
   /** Public model list (enabled, not hidden), serialized once. */
@@ -68,4 +70,9 @@ export interface Runtime {
   readonly keys: readonly KeyEntry[];
   /** Set when no key was configured and one was generated for this process. */
   readonly generatedKey?: string;
+}
+
+/** The key of a route in Runtime.routesByKey. */
+export function routeKey(spec: Pick<RouteSpec, 'method' | 'path'>): string {
+  return `${spec.method} ${spec.path}`;
 }

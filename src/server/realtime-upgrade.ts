@@ -4,6 +4,8 @@ import { WebSocketServer } from 'ws';
 import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH } from '../store/realtime-signer.js';
+import { GatewayError, errors } from '../errors/gateway-error.js';
+import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
 import { openRealtimeHold } from './steps/key-policy.js';
 
@@ -32,7 +34,11 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
   return wss;
 }
 
-function refuse(socket: Duplex, status: number, text: string): void {
-  const body = JSON.stringify({ error: { message: status === 401 ? 'Invalid or expired realtime session URL.' : 'Not found.', type: status === 401 ? 'authentication_error' : 'not_found_error', code: status === 401 ? 'invalid_session_token' : 'not_found' } });
+/** Answers a refused upgrade with the default error envelope (the one writer of error bodies). */
+function refuse(socket: Duplex, status: 401 | 404, text: string): void {
+  const error = status === 401
+    ? new GatewayError(401, 'authentication_error', 'invalid_session_token', 'Invalid or expired realtime session URL.')
+    : errors.notFound('Not found.');
+  const body = JSON.stringify(renderError(error, 'default').body);
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { CompiledRoute } from '../compile/runtime.js';
+import { routeKey, type CompiledRoute } from '../compile/runtime.js';
 import type { RuntimeStore } from '../compile/runtime-store.js';
 import { createRealtimeSigner } from '../store/realtime-signer.js';
 import type { AppState } from './state.js';
@@ -11,6 +11,7 @@ import type { SharedServices } from './services.js';
  * an AbortController that fires when the client goes away before the answer is complete.
  */
 export function requestContext(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState> {
+  const key = routeKey(route.spec);
   return async (ctx, next) => {
     const runtime = store.current();
     const requestId = ctx.get('x-request-id').slice(0, 128) || `req_${randomUUID().replace(/-/g, '')}`;
@@ -21,7 +22,8 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
     const base = runtime.config.server.public_url ?? `${ctx.protocol}://${ctx.host}`;
     ctx.state.gw = {
       runtime,
-      route: runtime.routes.find((r) => r.spec === route.spec) ?? route,
+      // After a reload the route's validator and parameter sets come from the new runtime.
+      route: runtime.routesByKey.get(key) ?? route,
       services: {
         files: shared.files,
         jobs: shared.jobs,

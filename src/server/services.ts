@@ -12,7 +12,7 @@ import { createRedisRecordStore } from '../store/redis-record-store.js';
 import { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
-import { createLogger } from './logger.js';
+import type { Logger } from 'pino';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -37,7 +37,7 @@ const STORE_CONNECT_WAIT_MS = 2000;
  * enforce one limit and one budget, with this process's memory as the fallback when Redis is
  * unreachable and `store.on_error` is `open` (`closed` answers 503 `store_unavailable`).
  */
-export async function createSharedServices(runtime: Runtime): Promise<SharedServices> {
+export async function createSharedServices(runtime: Runtime, logger: Logger): Promise<SharedServices> {
   const { config } = runtime;
   const fetchPolicy = config.limits.fetch ?? { allow_private: false, max_bytes: 20 * 1024 * 1024, timeout_ms: 15_000 };
   const filesDir = resolve(config.files.dir);
@@ -61,7 +61,6 @@ export async function createSharedServices(runtime: Runtime): Promise<SharedServ
       close: async () => undefined,
     };
   }
-  const logger = createLogger(config.server.log_level);
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'));
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {

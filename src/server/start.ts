@@ -15,7 +15,7 @@ export interface RunningGateway { server: Server; url: string; store: RuntimeSto
 export async function startGateway(runtime: Runtime, options: { host?: string; port?: number; logger?: Logger } = {}): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger(runtime.config.server.log_level);
   const store = createRuntimeStore(runtime);
-  const shared = await createSharedServices(runtime);
+  const shared = await createSharedServices(runtime, logger);
   const app = createApp(store, shared, logger);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -5,6 +5,7 @@ import type { CachedBody, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
 import type { AppState } from '../state.js';
+import { presentedKey } from '../steps/authenticate.js';
 
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
@@ -14,8 +15,8 @@ const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
  */
 export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limiter: RateLimiter): Promise<void> {
   const { runtime } = ctx.state.gw;
-  const presented = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1] ?? ctx.get('x-api-key');
-  if (presented && matchKey(runtime.keys, presented.trim())) return;
+  const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
+  if (presented && matchKey(runtime.keys, presented)) return;
   const { requests, window_seconds } = runtime.config.limits.anonymous_discovery;
   const decision = await limiter.hit(`anon:${ctx.ip}`, requests, window_seconds);
   ctx.set('RateLimit-Limit', String(requests));

@@ -18,7 +18,8 @@ export const authenticate: Middleware<AppState> = async (ctx, next) => {
   await next();
 };
 
-function presentedKey(authorization: string, xApiKey: string): string | undefined {
+/** The key a request presents: `Authorization: Bearer <key>`, else `x-api-key`. */
+export function presentedKey(authorization: string, xApiKey: string): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(authorization.trim());
   if (bearer?.[1]) return bearer[1].trim();
   return xApiKey.trim() || undefined;
