@@ -19,9 +19,11 @@ export function coerceErrorBody(body: unknown): unknown {
 }
 
 /**
- * Reads the common error shapes: `{error:{message,type,code}}` (OpenAI and compatibles),
- * `{type:'error', error:{type,message}}` (Anthropic), `{error:'text'}`, `{message}`, `{detail}`,
- * and plain text. Falls back to `HTTP <status>` when nothing readable is present.
+ * Reads the error shapes of every provider the gateway speaks to: `{error:{message,type,code}}`
+ * (OpenAI and compatibles), `{type:'error', error:{type,message}}` (Anthropic),
+ * `{error:{code, message, status}}` (Google), `{error:'text'}`, `{message}` (Cohere),
+ * `{detail:'text'}` (Voyage, Jina), `{detail:{status,message}}` and `{detail:[{loc,msg}]}`
+ * (ElevenLabs), and plain text or HTML. Falls back to `HTTP <status>` when nothing readable is present.
  */
 export function readErrorBody(status: number, body: unknown): UpstreamErrorInfo {
   const value = coerceErrorBody(body);
@@ -39,9 +41,17 @@ export function readErrorBody(status: number, body: unknown): UpstreamErrorInfo 
     return { message: message.slice(0, MAX_MESSAGE_CHARS), ...(type ? { type } : {}), code };
   }
   if (typeof error === 'string') return { message: error.slice(0, MAX_MESSAGE_CHARS) };
-  const message = readString(value.message)
-    ?? readString(value.detail)
-    ?? (isRecord(value.detail) ? readString(value.detail.message) : undefined);
+  const detail = value.detail;
+  // ElevenLabs: {detail: {status, message}}; FastAPI-style validation: {detail: [{loc, msg}]}.
+  if (isRecord(detail)) {
+    const code = readString(detail.status) ?? null;
+    return { message: (readString(detail.message) ?? readString(value.message) ?? `HTTP ${status}`).slice(0, MAX_MESSAGE_CHARS), code };
+  }
+  if (Array.isArray(detail)) {
+    const findings = detail.map((d) => (isRecord(d) ? `${Array.isArray(d.loc) ? `${d.loc.join('.')}: ` : ''}${readString(d.msg) ?? JSON.stringify(d)}` : String(d)));
+    return { message: (findings.join('; ') || `HTTP ${status}`).slice(0, MAX_MESSAGE_CHARS) };
+  }
+  const message = readString(value.message) ?? readString(detail);
   return { message: (message ?? `HTTP ${status}`).slice(0, MAX_MESSAGE_CHARS) };
 }
 
