@@ -1,7 +1,7 @@
 import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall } from '../types.js';
 import { probeImage, type ImageInfo } from './image-probe.js';
-import { decodeDataUrl } from '../../codecs/shared/data-url.js';
+import { loadMedia } from '../../mapping/media.js';
 
 /** A client's reference to an input image. */
 export type ImageReference = { kind: 'url'; url: string } | { kind: 'file'; fileId: string };
@@ -40,27 +40,17 @@ export function readFileReferences(body: Record<string, unknown>): ImageReferenc
 
 
 /**
- * Loads an input image: `data:` URLs locally, http(s) through the gateway's safe fetcher, file
- * ids from the caller's uploads (missing or someone else's -> 400 `file_not_found`). Bytes that
- * are not PNG, JPEG, GIF or WebP -> 400 `invalid_image`.
+ * Loads an input image through the gateway's one media loader (mapping/media.ts): `data:` URLs
+ * locally, http(s) through the safe fetcher, file ids from the caller's uploads (missing or
+ * someone else's -> 400 `file_not_found`). Bytes that are not PNG, JPEG, GIF or WebP -> 400
+ * `invalid_image`.
  */
 export async function loadImage(reference: ImageReference, call: OperationCall): Promise<LoadedImage> {
-  let bytes: Uint8Array | undefined;
-  let where: string;
-  if (reference.kind === 'file') {
-    where = `file '${reference.fileId}'`;
-    bytes = await call.services.files.read(reference.fileId, call.owner);
-    if (!bytes) throw errors.invalidRequest(`File '${reference.fileId}' was not found.`, 'file_not_found', { file_id: reference.fileId });
-  } else if (reference.url.startsWith('data:')) {
-    where = 'a data: URL';
-    bytes = decodeDataUrl(reference.url)?.bytes;
-  } else if (/^https?:\/\//i.test(reference.url)) {
-    where = reference.url;
-    bytes = (await call.services.fetchMedia(reference.url, call.signal)).bytes;
-  } else {
-    throw errors.invalidRequest('Image URLs must be http(s) or data: URLs.', 'invalid_image_url', { url: reference.url.slice(0, 200) });
-  }
-  const info = bytes ? probeImage(bytes) : undefined;
-  if (!bytes || !info) throw errors.invalidRequest(`The image at ${where} is not a PNG, JPEG, GIF or WebP image.`, 'invalid_image');
-  return { bytes, info };
+  const media = reference.kind === 'file'
+    ? await loadMedia(reference.fileId, 'file', 'file_id', call)
+    : await loadMedia(reference.url, 'url', 'image', call);
+  const info = probeImage(media.bytes);
+  const where = reference.kind === 'file' ? `file '${reference.fileId}'` : reference.url.startsWith('data:') ? 'a data: URL' : reference.url;
+  if (!info) throw errors.invalidRequest(`The image at ${where.slice(0, 200)} is not a PNG, JPEG, GIF or WebP image.`, 'invalid_image');
+  return { bytes: media.bytes, info };
 }

@@ -109,7 +109,7 @@ describe('providers/sandbox/images', () => {
     it('rejects bytes that are not an image and a missing image', async () => {
       await expectCode(edit(createFakeCall('images.edits', { prompt: 'p', image: 'data:text/plain;base64,aGVsbG8=' })), 'invalid_image');
       await expectCode(edit(createFakeCall('images.edits', { prompt: 'p' })), 'missing_image');
-      await expectCode(edit(createFakeCall('images.edits', { prompt: 'p', image: 'ftp://x/y.png' })), 'invalid_image_url');
+      await expectCode(edit(createFakeCall('images.edits', { prompt: 'p', image: 'ftp://x/y.png' })), 'invalid_url');
     });
   });
 });
