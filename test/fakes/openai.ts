@@ -10,7 +10,7 @@ export interface RealtimeConnection { url: string; headers: IncomingMessage['hea
 
 /** The fake OpenAI API and what it saw. */
 export interface FakeOpenAi extends FakeServer {
-  /** Validation findings against ../shared/openapi/openai.json, per request (empty = valid). */
+  /** Validation findings against test/fixtures/openapi/openai.json, per request (empty = valid). */
   findings: Array<{ path: string; errors: string[] }>;
   /** Files stored by POST /v1/files, by id. */
   files: Map<string, { bytes: Buffer; filename: string; purpose: string }>;

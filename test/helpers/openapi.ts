@@ -17,7 +17,7 @@ export type Json = null | boolean | number | string | Json[] | JsonObject;
 /** A JSON object (a schema node, once read). */
 export type JsonObject = { [key: string]: Json };
 
-/** One of the documents in ../shared/openapi. */
+/** One of the providers' published OpenAPI documents (vendored in test/fixtures/openapi). */
 export type OpenApiDocument = 'openai.json' | 'anthropic.json';
 
 /** Validates one value; returns readable violations (empty when valid; a fresh array each call). */
@@ -136,7 +136,7 @@ function loadAjv(): Ajv2020 {
 export function openApiDocument(name: OpenApiDocument): JsonObject {
   const known = documents.get(name);
   if (known) return known;
-  const raw = JSON.parse(readFileSync(path.resolve(process.cwd(), '../shared/openapi', name), 'utf8')) as Json;
+  const raw = JSON.parse(readFileSync(path.resolve(process.cwd(), 'test/fixtures/openapi', name), 'utf8')) as Json;
   const doc = toJsonSchema(raw) as JsonObject;
   if (name === 'anthropic.json') allowNewerAnthropicFields(doc);
   loadAjv().addSchema(doc, name);
