@@ -1,5 +1,5 @@
 /**
- * Validators built from the providers' published OpenAPI documents in ../shared/openapi (see its
+ * Validators built from the providers' published OpenAPI documents in test/fixtures/openapi (copied from the project's shared/openapi; see its
  * README): OpenAI's openai.json and Anthropic's anthropic.json. Every test that checks a body
  * against a provider's schema goes through here, so all of them read the documents the same way.
  *

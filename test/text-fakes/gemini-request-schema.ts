@@ -1,5 +1,5 @@
 /**
- * Google publishes no OpenAPI document for the Gemini Developer API in ../shared/openapi, so the
+ * Google publishes no OpenAPI document for the Gemini Developer API among the vendored ones (test/fixtures/openapi), so the
  * fake validates `generateContent` / `streamGenerateContent` bodies against this hand-written
  * schema of the documented request fields (https://ai.google.dev/api/generate-content#request-body,
  * Content / Part: https://ai.google.dev/api/caching#Content, Tool and ToolConfig:
