@@ -26,8 +26,11 @@ export interface CallMeter {
   abandon(): Promise<void>;
 }
 
+/** Told the final usage and cost once, when the meter finishes (`estimated`: no provider usage). */
+export type MeterReport = (usage: Usage, costUsd: number, estimated: boolean) => void;
+
 /** A meter for a text call of `request` priced by `pricing`, settling on `hold`. */
-export function createCallMeter(request: Conversation, pricing: Pricing, hold: SpendHold, estimatedInputTokens?: number): CallMeter {
+export function createCallMeter(request: Conversation, pricing: Pricing, hold: SpendHold, estimatedInputTokens?: number, report?: MeterReport): CallMeter {
   let usage: Usage | undefined;
   let outputChars = 0;
   let promptTokens = estimatedInputTokens;
@@ -56,6 +59,7 @@ export function createCallMeter(request: Conversation, pricing: Pricing, hold: S
       const cost = computeTextCost(u, pricing);
       if (!done) {
         done = true;
+        report?.(u, cost, usage === undefined);
         await hold.settle(cost, u.inputTokens + u.outputTokens);
       }
       return cost;

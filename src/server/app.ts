@@ -16,6 +16,8 @@ import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
 import { requestContext } from './request-context.js';
+import type { RequestRecord } from './request-record.js';
+import { trackRequest } from './steps/track-request.js';
 
 type Handler = (shared: SharedServices) => Middleware<AppState>;
 
@@ -41,8 +43,9 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   const app = new Koa<AppState>();
   app.proxy = runtime.config.server.trust_proxy;
   app.silent = true;
+  shared.events.subscribe({ finished: accessLogLine(logger) });
+  app.use(trackRequest(shared.events));
   app.use(errorBoundary(logger));
-  app.use(accessLog(logger));
   const router = new Router<AppState>();
   for (const route of runtime.routes) {
     const steps = stepsOf(route, store, shared);
@@ -85,18 +88,17 @@ const decodeEncodedSlashes: Middleware<AppState> = async (ctx, next) => {
   await next();
 };
 
-/** One log line per request: no headers, no bodies, so no keys. */
-function accessLog(logger: Logger): Middleware<AppState> {
-  return async (ctx, next) => {
-    const start = performance.now();
-    try {
-      await next();
-    } finally {
-      if (logger.isLevelEnabled('info')) {
-        // Cost and key name (never the key) make the log a per-key spend record too.
-        const cost = ctx.response.get('x-gateway-cost') || undefined;
-        logger.info({ id: ctx.state.gw?.requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - start), key: ctx.state.gw?.key?.spec.name, cost }, 'request');
-      }
-    }
+/**
+ * One log line per request, written when the response has finished (streams included), with
+ * the status the client got. No headers, no bodies, so no keys.
+ */
+function accessLogLine(logger: Logger): (r: Readonly<RequestRecord>) => void {
+  return (r) => {
+    if (!logger.isLevelEnabled('info')) return;
+    logger.info({
+      id: r.requestId, method: r.method, path: r.path, route: r.route, status: r.status, ms: r.durationMs,
+      key: r.keyName, model: r.model, provider: r.provider, attempts: r.attempts || undefined,
+      cost: r.costUsd, ttfb_ms: r.ttfbMs, aborted: r.clientAborted || undefined,
+    }, 'request');
   };
 }

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { routeKey, type CompiledRoute } from '../compile/runtime.js';
 import type { RuntimeStore } from '../compile/runtime-store.js';
@@ -14,7 +13,10 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
   const key = routeKey(route.spec);
   return async (ctx, next) => {
     const runtime = store.current();
-    const requestId = ctx.get('x-request-id').slice(0, 128) || `req_${randomUUID().replace(/-/g, '')}`;
+    const record = ctx.state.record;
+    const requestId = record.requestId;
+    record.route = route.spec.file;
+    record.operation = route.spec.operation;
     const abort = new AbortController();
     ctx.res.once('close', () => {
       if (!ctx.res.writableFinished) abort.abort();
@@ -37,8 +39,8 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
       abort,
       owner: '',
       body: {},
+      record,
     };
-    ctx.set('x-request-id', requestId);
     await next();
   };
 }

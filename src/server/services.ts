@@ -13,6 +13,7 @@ import { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Logger } from 'pino';
+import { createRequestEvents, type RequestEvents } from './request-record.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -23,6 +24,8 @@ export interface SharedServices {
   jobs: JobStore;
   fetchMedia: OperationServices['fetchMedia'];
   realtimeSecret: string;
+  /** Request lifecycle events (access log, metrics, traces and the ledger subscribe). */
+  events: RequestEvents;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   const base = {
     fetchMedia: createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms }),
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
+    events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
   };
   const memory = {
     limiter: createMemoryRateLimiter(),

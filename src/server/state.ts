@@ -1,5 +1,6 @@
 import type { CompiledRoute, KeyEntry, Runtime } from '../compile/runtime.js';
 import type { OperationServices } from '../providers/types.js';
+import type { RequestRecord } from './request-record.js';
 
 /** Typed per-request state, kept in `ctx.state.gw` and nowhere else. */
 export interface GatewayState {
@@ -16,11 +17,16 @@ export interface GatewayState {
   owner: string;
   /** The parsed, validated JSON body (or multipart fields). */
   body: Record<string, unknown>;
+  /** What this request did, for the access log, metrics, traces and the ledger. */
+  record: RequestRecord;
   /** Uploaded multipart files (path on disk, name, type, size). */
   files?: UploadedFile[];
 }
 
 export interface UploadedFile { field: string; path: string; filename: string; mimeType: string; size: number }
 
-/** Koa state shape of this app. */
-export interface AppState { gw: GatewayState }
+/**
+ * Koa state shape of this app: `record` exists on every request (unknown paths included);
+ * `gw` on routed ones. `gw.record` is the same object as `record`.
+ */
+export interface AppState { gw: GatewayState; record: RequestRecord }

@@ -42,7 +42,12 @@ export async function runTextCall(
   const backend = entry.provider.impl.text;
   if (!backend) throw errors.unsupportedOperation(entry.spec.id, ctx.state.gw.route.spec.path);
   const plan = await planTextCall(request, entry.spec, entry.pricing, billing.budgetUsd, billing.hold);
-  const meter = createCallMeter(request, entry.pricing, billing.hold, plan.estimate?.inputTokens);
+  const record = ctx.state.gw.record;
+  record.streamed = request.stream === true;
+  const meter = createCallMeter(request, entry.pricing, billing.hold, plan.estimate?.inputTokens, (usage, cost, estimated) => {
+    record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };
+    record.costUsd = cost;
+  });
   try {
     const sameFormat = dialects.get(entry.provider.spec.type);
     if (sameFormat && sameFormat.name === surface.name && !plan.translate) {

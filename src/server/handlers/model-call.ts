@@ -23,6 +23,8 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   const gw = ctx.state.gw;
   assertModelAllowed(gw.key, gw.body.model);
   const entry = resolveModel(gw);
+  gw.record.model = entry.spec.id;
+  gw.record.provider = entry.provider.name;
   const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
   const headers: Record<string, string> = { 'x-gateway-model': entry.spec.id, 'x-gateway-provider': entry.provider.name };
   if (dropped.length > 0) headers['x-gateway-dropped-params'] = dropped.join(',');
@@ -48,6 +50,7 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
     headers: result.headers,
   }, unitRequest);
   await hold.settle(cost, 0);
+  gw.record.costUsd = cost;
   if (result.kind === 'json') injectCostIntoBody(result.body, cost);
   sendResult(ctx, result, { ...headers, [COST_HEADER]: formatUsd(cost) });
 }

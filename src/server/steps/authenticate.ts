@@ -15,6 +15,8 @@ export const authenticate: Middleware<AppState> = async (ctx, next) => {
   if (!key) throw errors.invalidKey();
   gw.key = key;
   gw.owner = key.hash.toString('hex');
+  gw.record.keyId = key.spec.name;
+  gw.record.keyName = key.spec.name;
   await next();
 };
 
