@@ -29,6 +29,30 @@ export function matchKey(keys: readonly KeyEntry[], presented: string): KeyEntry
   return found;
 }
 
+/** Most presented keys remembered per runtime (a fleet's active keys fit; an attacker can't grow it). */
+const KEY_CACHE_LIMIT = 10_000;
+
+/**
+ * A key lookup with a bounded memory of keys already proven valid, so the sha256 and the
+ * constant-time scan run once per key instead of once per request. Only successful lookups
+ * are remembered: a wrong key always takes the hashed, constant-time path, so the cache
+ * answers nothing an attacker does not already hold. Built per runtime: a reload that removes
+ * a key forgets it.
+ */
+export function createKeyLookup(keys: readonly KeyEntry[]): (presented: string) => KeyEntry | undefined {
+  const known = new Map<string, KeyEntry>();
+  return (presented) => {
+    const hit = known.get(presented);
+    if (hit) return hit;
+    const found = matchKey(keys, presented);
+    if (found) {
+      if (known.size >= KEY_CACHE_LIMIT) known.delete(known.keys().next().value!);
+      known.set(presented, found);
+    }
+    return found;
+  };
+}
+
 /** Model id globs (`*` any run of characters, `?` one) as anchored regular expressions. */
 export function compileModelGlobs(globs: readonly string[]): RegExp[] {
   return globs.map((g) => new RegExp(`^${g.split('').map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&'))).join('')}$`, 's'));

@@ -68,6 +68,8 @@ export interface Runtime {
   /** Public model list (enabled, not hidden), serialized once. */
   readonly modelList: CachedBody;
   readonly keys: readonly KeyEntry[];
+  /** Finds the entry of a presented key (see createKeyLookup: hashed once per key, not per request). */
+  readonly findKey: (presented: string) => KeyEntry | undefined;
   /** Set when no key was configured and one was generated for this process. */
   readonly generatedKey?: string;
 }

@@ -1,13 +1,13 @@
 import type { Middleware } from 'koa';
 import { routeKey, type CompiledRoute } from '../compile/runtime.js';
 import type { RuntimeStore } from '../compile/runtime-store.js';
-import { createRealtimeSigner } from '../store/realtime-signer.js';
+import { RequestServices } from './request-services.js';
 import type { AppState } from './state.js';
 import type { SharedServices } from './services.js';
 
 /**
- * First step of every route: captures the current runtime once, gives the request an id and
- * an AbortController that fires when the client goes away before the answer is complete.
+ * First step of every route: captures the current runtime once and gives the request an
+ * AbortController that fires when the client goes away before the answer is complete.
  */
 export function requestContext(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState> {
   const key = routeKey(route.spec);
@@ -17,24 +17,13 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
     const requestId = record.requestId;
     record.route = route.spec.file;
     record.operation = route.spec.operation;
+    // Fired by trackRequest's one 'close' listener when the client goes away early.
     const abort = new AbortController();
-    ctx.res.once('close', () => {
-      if (!ctx.res.writableFinished) abort.abort();
-    });
-    const base = runtime.config.server.public_url ?? `${ctx.protocol}://${ctx.host}`;
     ctx.state.gw = {
       runtime,
       // After a reload the route's validator and parameter sets come from the new runtime.
       route: runtime.routesByKey.get(key) ?? route,
-      services: {
-        files: shared.files,
-        jobs: shared.jobs,
-        fetchMedia: shared.fetchMedia,
-        // Built on first use: only realtime calls sign URLs.
-        get realtime() {
-          return createRealtimeSigner(shared.realtimeSecret, base, Date.now, runtime.config.realtime.url_ttl_seconds);
-        },
-      },
+      services: new RequestServices(shared, runtime, ctx.request),
       requestId,
       abort,
       owner: '',

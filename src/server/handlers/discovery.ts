@@ -1,6 +1,5 @@
 import type { ParameterizedContext } from 'koa';
 import { cacheBody } from '../../compile/catalog.js';
-import { matchKey } from '../../compile/keys.js';
 import type { CachedBody, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
@@ -16,7 +15,7 @@ const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limiter: RateLimiter): Promise<void> {
   const { runtime } = ctx.state.gw;
   const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
-  if (presented && matchKey(runtime.keys, presented)) return;
+  if (presented && runtime.findKey(presented)) return;
   const { requests, window_seconds } = runtime.config.limits.anonymous_discovery;
   const decision = await limiter.hit(`anon:${ctx.ip}`, requests, window_seconds);
   ctx.set('RateLimit-Limit', String(requests));

@@ -1,5 +1,4 @@
 import type { Middleware } from 'koa';
-import { matchKey } from '../../compile/keys.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { AppState } from '../state.js';
 
@@ -11,7 +10,7 @@ export const authenticate: Middleware<AppState> = async (ctx, next) => {
   const gw = ctx.state.gw;
   const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
   if (!presented) throw errors.missingKey();
-  const key = matchKey(gw.runtime.keys, presented);
+  const key = gw.runtime.findKey(presented);
   if (!key) throw errors.invalidKey();
   gw.key = key;
   gw.owner = key.hash.toString('hex');

@@ -21,7 +21,10 @@ export function trackRequest(events: RequestEvents): Middleware<AppState> {
     res.once('close', () => {
       record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
       record.status = res.statusCode;
-      if (!res.writableFinished) record.clientAborted = true;
+      if (!res.writableFinished) {
+        record.clientAborted = true;
+        ctx.state.gw?.abort.abort();
+      }
       events.emitFinished(record);
     });
     await next();
