@@ -40,7 +40,7 @@ export interface TextPlan {
  */
 export async function planTextCall(request: Conversation, model: ModelSpec, pricing: Pricing, budgetUsd: number | undefined, hold: SpendHold): Promise<TextPlan> {
   if (budgetUsd === undefined && !hold.needsEstimate) return { translate: false };
-  const initial = estimateTextCall(request, model, pricing);
+  const initial = await estimateTextCall(request, model, pricing);
   let estimate = budgetUsd === undefined ? initial : fitTextBudget(initial, budgetUsd);
   let fittedToKey = false;
   const reserved = await hold.reserve(estimate.worstCaseUsd, estimate.inputTokens, (remainingUsd) => {

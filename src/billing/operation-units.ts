@@ -1,7 +1,7 @@
 import { isRecord } from '../codecs/shared/json.js';
 import { estimateAudioSeconds, readWavSeconds } from './audio-duration.js';
 import type { PricingUnit } from './pricing.js';
-import { countBpeTokens, countTokensWorstCase } from './token-counter.js';
+import { ESTIMATE_CHARS_PER_TOKEN, countTokensWorstCase } from './token-counter.js';
 
 /**
  * Billing units of non-text operations (images, audio, video, embeddings, rerank, realtime ...),
@@ -45,8 +45,8 @@ const zero: UnitRule = { estimate: async () => ({ quantity: 0 }), measure: () =>
 
 const rules: Record<PricingUnit, UnitRule> = {
   prompt: {
-    estimate: async (r) => ({ quantity: countTokensWorstCase(requestText(r.body)) }),
-    measure: (res, r) => usageNumber(res.body, ['prompt_tokens', 'input_tokens', 'total_tokens']) ?? countBpeTokens(requestText(r.body)),
+    estimate: async (r) => ({ quantity: await countTokensWorstCase(requestText(r.body)) }),
+    measure: (res, r) => usageNumber(res.body, ['prompt_tokens', 'input_tokens', 'total_tokens']) ?? Math.ceil(requestText(r.body).length / ESTIMATE_CHARS_PER_TOKEN),
   },
   completion: {
     estimate: async () => ({ quantity: 0 }),

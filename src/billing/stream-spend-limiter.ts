@@ -35,7 +35,7 @@ export async function* limitStreamSpend(events: AsyncIterable<StreamEvent>, limi
       case 'block_start': {
         open.add(event.index);
         kinds.set(event.index, event.block.type);
-        const tokens = event.block.type === 'tool_call' ? countBpeTokens(event.block.name) + 3 : 0;
+        const tokens = event.block.type === 'tool_call' ? (await countBpeTokens(event.block.name)) + 3 : 0;
         if (tokens > 0 && exceeds(usage, tokens, false, limit)) return yield* cut(usage, tokens, false, open);
         usage.outputTokens += tokens;
         break;
@@ -43,7 +43,7 @@ export async function* limitStreamSpend(events: AsyncIterable<StreamEvent>, limi
       case 'block_delta': {
         const d = event.delta;
         const text = d.type === 'text' || d.type === 'thinking' ? d.text : d.type === 'arguments' ? d.partialJson : '';
-        const tokens = text.length > 0 ? countBpeTokens(text) : 0;
+        const tokens = text.length > 0 ? await countBpeTokens(text) : 0;
         const reasoning = d.type === 'thinking' || kinds.get(event.index) === 'thinking';
         if (tokens > 0 && exceeds(usage, tokens, reasoning, limit)) return yield* cut(usage, tokens, reasoning, open);
         add(usage, tokens, reasoning);

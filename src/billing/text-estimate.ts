@@ -30,8 +30,8 @@ export interface TextEstimate {
  * cache write), output bounded by the request's limit, else the model's `max_output_tokens`,
  * else what the context leaves, at the dearest output rate, plus the per-request price.
  */
-export function estimateTextCall(request: Conversation, model: ModelSpec, pricing: Pricing): TextEstimate {
-  const inputTokens = countConversationTokens(request).tokens;
+export async function estimateTextCall(request: Conversation, model: ModelSpec, pricing: Pricing): Promise<TextEstimate> {
+  const inputTokens = (await countConversationTokens(request)).tokens;
   const fromCatalog = model.max_output_tokens ?? (model.context_length ? Math.max(1, model.context_length - inputTokens) : undefined);
   const outputTokens = request.maxOutputTokens ?? fromCatalog ?? DEFAULT_OUTPUT_BOUND;
   const inputPrice = Math.max(pricing.prompt ?? 0, pricing.input_cache_write ?? 0);

@@ -1,14 +1,15 @@
-import { createRequire } from 'node:module';
-import { Tiktoken } from 'js-tiktoken/lite';
 import type { Conversation, Part } from '../codecs/internal.js';
+import { countBpe } from './bpe.js';
 
 /**
  * Token counts for worst-case estimates, with a real BPE tokenizer (o200k_base, the encoding of
- * OpenAI's current models). Other providers tokenize differently, so estimates take the larger
- * of o200k_base (+10%) and a fine-grained word/symbol count (each symbol one token, words in
- * pieces of at most 8 characters), which covers tokenizers that split punctuation and symbols
- * more finely than o200k_base does. Counting is only done when a budget or a token limit needs
- * it; costs after a call always come from the provider's reported usage.
+ * OpenAI's current models; see bpe.ts for how it is loaded without stalling the event loop).
+ * Other providers tokenize differently, so estimates take the larger of o200k_base (+10%) and a
+ * fine-grained word/symbol count (each symbol one token, words in pieces of at most 8
+ * characters), which covers tokenizers that split punctuation and symbols more finely than
+ * o200k_base does. Counting is only done when a budget or a token limit needs it; costs after
+ * a call come from the provider's reported usage, or from `estimateConversationTokens` (cheap,
+ * marked estimated) when it reports none.
  */
 
 /** Safety factor over the o200k_base count. */
@@ -17,33 +18,12 @@ export const TOKENIZER_MARGIN = 1.1;
 export const TOKENS_PER_MESSAGE = 4;
 /** Tokens counted per input image: the largest any current provider bills for one image. */
 export const TOKENS_PER_IMAGE = 2500;
+/** Characters per token assumed by the cheap estimate (English averages about 4). */
+export const ESTIMATE_CHARS_PER_TOKEN = 3;
 
-// Longest run of non-space characters handed to the BPE in one piece: js-tiktoken merges a
-// piece in quadratic time, so an unbroken 20 KB string would take seconds. Splitting can only
-// add tokens (merges across a cut are lost), so the count stays an upper bound.
-const MAX_RUN = 64;
-// Text is encoded in segments of about this size, cut at whitespace.
-const SEGMENT = 8192;
-
-let encoder: Tiktoken | undefined;
-
-/** The o200k_base encoder, loaded once on first use (the ranks are a 2 MB module). */
-function loadEncoder(): Tiktoken {
-  if (!encoder) {
-    const require = createRequire(import.meta.url);
-    const ranks = require('js-tiktoken/ranks/o200k_base') as ConstructorParameters<typeof Tiktoken>[0];
-    encoder = new Tiktoken(ranks);
-  }
-  return encoder;
-}
-
-/** o200k_base token count of a text (long unbroken runs counted in pieces, see MAX_RUN). */
-export function countBpeTokens(text: string): number {
-  if (text.length === 0) return 0;
-  const enc = loadEncoder();
-  let total = 0;
-  for (const segment of splitSegments(text)) total += enc.encode(segment).length;
-  return total;
+/** o200k_base token count of a text (long unbroken runs counted in pieces). */
+export function countBpeTokens(text: string): Promise<number> {
+  return countBpe(text);
 }
 
 const FINE_PIECE = /[\p{L}\p{N}_]{1,8}|[^\s\p{L}\p{N}_]/gu;
@@ -54,9 +34,9 @@ export function countFineTokens(text: string): number {
 }
 
 /** Worst-case tokens of a text: the larger of o200k_base + margin and the fine-grained count. */
-export function countTokensWorstCase(text: string): number {
+export async function countTokensWorstCase(text: string): Promise<number> {
   if (text.length === 0) return 0;
-  return Math.max(Math.ceil(countBpeTokens(text) * TOKENIZER_MARGIN), countFineTokens(text));
+  return Math.max(Math.ceil((await countBpeTokens(text)) * TOKENIZER_MARGIN), countFineTokens(text));
 }
 
 /** What a prompt is made of, for estimates. */
@@ -70,7 +50,26 @@ export interface PromptCount {
 }
 
 /** Worst-case prompt tokens of a conversation: system, messages, tools and images. */
-export function countConversationTokens(request: Conversation): PromptCount {
+export async function countConversationTokens(request: Conversation): Promise<PromptCount> {
+  const { texts, images, framing } = promptParts(request);
+  const textTokens = (await countTokensWorstCase(texts.join('\n'))) + framing;
+  return { textTokens, images, tokens: textTokens + images * TOKENS_PER_IMAGE };
+}
+
+/**
+ * A cheap estimate of a conversation's prompt tokens (no tokenizer: characters / 3, plus
+ * framing and images), for billing a call whose provider reported no usage. Leans high for
+ * ordinary text; callers mark what they bill from it as estimated.
+ */
+export function estimateConversationTokens(request: Conversation): number {
+  const { texts, images, framing } = promptParts(request);
+  let chars = 0;
+  for (const t of texts) chars += t.length;
+  return Math.ceil(chars / ESTIMATE_CHARS_PER_TOKEN) + framing + images * TOKENS_PER_IMAGE;
+}
+
+/** The texts, image count and framing tokens of a prompt. */
+function promptParts(request: Conversation): { texts: string[]; images: number; framing: number } {
   const texts: string[] = [...request.system];
   let images = 0;
   let framing = 3 + TOKENS_PER_MESSAGE * (request.messages.length + request.system.length);
@@ -92,33 +91,5 @@ export function countConversationTokens(request: Conversation): PromptCount {
   for (const message of request.messages) visit(message.parts);
   if (request.tools?.length) texts.push(JSON.stringify(request.tools));
   if (request.responseFormat?.type === 'json_schema') texts.push(JSON.stringify(request.responseFormat.schema));
-  const textTokens = countTokensWorstCase(texts.join('\n')) + framing;
-  return { textTokens, images, tokens: textTokens + images * TOKENS_PER_IMAGE };
-}
-
-// Built once: matchAll works on a copy, so the shared global regex keeps no state between calls.
-const LONG_RUN = new RegExp(`\\S{${MAX_RUN + 1},}`, 'g');
-
-/** Splits text into segments of about SEGMENT chars at whitespace, with long runs cut at MAX_RUN. */
-function* splitSegments(text: string): Generator<string> {
-  const longRun = LONG_RUN;
-  let last = 0;
-  for (const m of text.matchAll(longRun)) {
-    yield* splitAtWhitespace(text.slice(last, m.index));
-    const run = m[0];
-    for (let i = 0; i < run.length; i += MAX_RUN) yield run.slice(i, i + MAX_RUN);
-    last = m.index + run.length;
-  }
-  yield* splitAtWhitespace(text.slice(last));
-}
-
-function* splitAtWhitespace(text: string): Generator<string> {
-  let start = 0;
-  while (text.length - start > SEGMENT) {
-    let cut = text.lastIndexOf(' ', start + SEGMENT);
-    if (cut <= start) cut = start + SEGMENT;
-    yield text.slice(start, cut);
-    start = cut;
-  }
-  if (start < text.length) yield text.slice(start);
+  return { texts, images, framing };
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createRuntimeStore, type RuntimeStore } from '../compile/runtime-store.js';
 import type { Runtime } from '../compile/runtime.js';
+import { loadBpe } from '../billing/bpe.js';
 import { createApp } from './app.js';
 import { createLogger } from './logger.js';
 import { attachRealtime } from './realtime-upgrade.js';
@@ -16,6 +17,9 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   const logger = options.logger ?? createLogger(runtime.config.server.log_level);
   const store = createRuntimeStore(runtime);
   const shared = await createSharedServices(runtime, logger);
+  // Keys with token limits or budgets count tokens on every call: load the tokenizer now, before
+  // listen(), rather than on a request (see billing/bpe.ts).
+  if (runtime.keys.some((k) => k.spec.tpm !== undefined || k.spec.budget !== undefined)) await loadBpe();
   const app = createApp(store, shared, logger);
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;

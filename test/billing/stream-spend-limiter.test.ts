@@ -47,7 +47,7 @@ describe('billing/stream-spend-limiter', () => {
       const usage = events.at(-1);
       expect(usage?.type).to.equal('usage');
       const cost = computeTextCost((usage as { usage: Usage }).usage, pricing);
-      const chunk = countBpeTokens(' word') * 0.00001;
+      const chunk = (await countBpeTokens(' word')) * 0.00001;
       expect(cost).to.be.at.most(budget + chunk + 1e-12);
       expect(cost).to.be.greaterThan(budget);
       expect(closed).to.equal(true);

@@ -22,35 +22,35 @@ function thrown(fn: () => unknown): unknown {
 
 describe('billing/text-estimate', () => {
   describe('estimateTextCall', () => {
-    it('bounds output by the request limit, else the model limit, at the dearest rates', () => {
-      const e = estimateTextCall(conversation(100), model, pricing);
+    it('bounds output by the request limit, else the model limit, at the dearest rates', async () => {
+      const e = await estimateTextCall(conversation(100), model, pricing);
       expect(e.outputTokens).to.equal(100);
       expect(e.worstCaseUsd).to.be.closeTo(e.inputTokens * 0.00000125 + 0.0001 + 100 * 0.000002, 1e-12);
-      expect(estimateTextCall(conversation(), model, pricing).outputTokens).to.equal(8192);
+      expect((await estimateTextCall(conversation(), model, pricing)).outputTokens).to.equal(8192);
     });
 
-    it('marks output unbounded when neither the request nor the catalog limits it', () => {
-      const e = estimateTextCall(conversation(), { id: 'x/y', provider: 'x', endpoints: [] }, pricing);
+    it('marks output unbounded when neither the request nor the catalog limits it', async () => {
+      const e = await estimateTextCall(conversation(), { id: 'x/y', provider: 'x', endpoints: [] }, pricing);
       expect(e.outputBounded).to.equal(false);
     });
   });
 
   describe('fitTextBudget', () => {
-    it('keeps the estimate when the worst case fits', () => {
-      const e = estimateTextCall(conversation(10), model, pricing);
+    it('keeps the estimate when the worst case fits', async () => {
+      const e = await estimateTextCall(conversation(10), model, pricing);
       expect(fitTextBudget(e, 1)).to.equal(e);
     });
 
-    it('lowers the output limit to what the budget leaves', () => {
-      const e = estimateTextCall(conversation(), model, pricing);
+    it('lowers the output limit to what the budget leaves', async () => {
+      const e = await estimateTextCall(conversation(), model, pricing);
       const budget = e.fixedUsd + 100 * 0.000002;
       const fitted = fitTextBudget(e, budget);
       expect(fitted.outputTokens).to.equal(100);
       expect(fitted.worstCaseUsd).to.be.at.most(budget + 1e-12);
     });
 
-    it('refuses with 400 budget_exceeded and the estimate when no useful answer fits', () => {
-      const e = estimateTextCall(conversation(), model, pricing);
+    it('refuses with 400 budget_exceeded and the estimate when no useful answer fits', async () => {
+      const e = await estimateTextCall(conversation(), model, pricing);
       const err = thrown(() => fitTextBudget(e, e.fixedUsd + (MIN_USEFUL_OUTPUT_TOKENS - 1) * 0.000002));
       expect(isGatewayError(err) && err.status).to.equal(400);
       expect(isGatewayError(err) && err.code).to.equal('budget_exceeded');
@@ -61,7 +61,7 @@ describe('billing/text-estimate', () => {
 
 describe('billing/call-plan', () => {
   describe('readMaxBudget', () => {
-    it('reads a positive number and refuses anything else', () => {
+    it('reads a positive number and refuses anything else', async () => {
       expect(readMaxBudget({ max_budget_usd: 0.5 })).to.equal(0.5);
       expect(readMaxBudget({})).to.equal(undefined);
       const err = thrown(() => readMaxBudget({ max_budget_usd: '1' }));
@@ -79,7 +79,7 @@ describe('billing/call-plan', () => {
 
     it('lowers maxOutputTokens and sets a stream limit under max_budget_usd', async () => {
       const request = conversation();
-      const e = estimateTextCall(request, model, pricing);
+      const e = await estimateTextCall(request, model, pricing);
       const plan = await planTextCall(request, model, pricing, e.fixedUsd + 50 * 0.000002, noSpendHold);
       expect(request.maxOutputTokens).to.equal(50);
       expect(plan.translate).to.equal(true);

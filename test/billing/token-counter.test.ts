@@ -1,46 +1,59 @@
 import { expect } from 'chai';
 import type { Conversation } from '../../src/codecs/internal.js';
-import { countBpeTokens, countConversationTokens, countFineTokens, countTokensWorstCase, TOKENS_PER_IMAGE } from '../../src/billing/token-counter.js';
+import { countBpeBatch, loadBpe } from '../../src/billing/bpe.js';
+import { countBpeTokens, countConversationTokens, countFineTokens, countTokensWorstCase, estimateConversationTokens, TOKENS_PER_IMAGE } from '../../src/billing/token-counter.js';
 
 describe('billing/token-counter', () => {
   describe('countBpeTokens', () => {
-    it('counts o200k_base tokens of ordinary text', () => {
-      expect(countBpeTokens('Hello, world! How are you today?')).to.equal(9);
-      expect(countBpeTokens('')).to.equal(0);
+    it('counts o200k_base tokens of ordinary text (in the worker thread, before any in-process load)', async () => {
+      expect(await countBpeTokens('Hello, world! How are you today?')).to.equal(9);
+      expect(await countBpeTokens('')).to.equal(0);
     });
 
-    it('stays fast on long unbroken strings (pieces are cut before the BPE)', () => {
-      const started = performance.now();
-      const n = countBpeTokens('a'.repeat(50_000));
-      expect(n).to.be.greaterThan(0);
-      expect(performance.now() - started).to.be.lessThan(2000);
+    it('counts special-token text as ordinary text instead of throwing', async () => {
+      expect(await countBpeTokens('hello <|endoftext|> world')).to.equal(9);
+      expect(await countTokensWorstCase('<|im_start|>system<|im_end|>')).to.be.greaterThan(0);
+    });
+
+    it('counts long unbroken strings in pieces, as an upper bound of at most one token per byte', async () => {
+      const n = await countBpeTokens('a'.repeat(50_000));
+      expect(n).to.be.greaterThan(0).and.at.most(50_000);
+    });
+
+    it('gives the same counts in-process once loaded before listen()', async () => {
+      const texts = ['Hello, world! How are you today?', 'hello <|endoftext|> world', 'x'.repeat(300)];
+      const fromWorker = await countBpeBatch(texts);
+      await loadBpe();
+      expect(await countBpeBatch(texts)).to.deep.equal(fromWorker);
     });
   });
 
   describe('countTokensWorstCase', () => {
-    it('never counts fewer than the fine-grained word/symbol count', () => {
+    it('never counts fewer than the fine-grained word/symbol count', async () => {
       const text = '!!!???...,,,;;;';
-      expect(countTokensWorstCase(text)).to.be.at.least(countFineTokens(text));
+      expect(await countTokensWorstCase(text)).to.be.at.least(countFineTokens(text));
       expect(countFineTokens(text)).to.equal(15);
     });
 
-    it('adds a margin over the BPE count', () => {
+    it('adds a margin over the BPE count', async () => {
       const text = 'The quick brown fox jumps over the lazy dog. '.repeat(10);
-      expect(countTokensWorstCase(text)).to.be.at.least(Math.ceil(countBpeTokens(text) * 1.1));
+      expect(await countTokensWorstCase(text)).to.be.at.least(Math.ceil((await countBpeTokens(text)) * 1.1));
     });
   });
 
   describe('countConversationTokens', () => {
-    it('counts system, messages, tool definitions, framing and images', () => {
+    it('counts system, messages, tool definitions, framing and images', async () => {
       const request: Conversation = {
         model: 'm', system: ['Be brief.'], stream: false,
         messages: [{ role: 'user', parts: [{ type: 'text', text: 'Describe this.' }, { type: 'image', source: { kind: 'url', url: 'https://example.com/a.png' } }] }],
         tools: [{ name: 'lookup', parameters: { type: 'object' } }],
       };
-      const count = countConversationTokens(request);
+      const count = await countConversationTokens(request);
       expect(count.images).to.equal(1);
       expect(count.tokens).to.equal(count.textTokens + TOKENS_PER_IMAGE);
-      expect(count.textTokens).to.be.greaterThan(countBpeTokens('Be brief.\nDescribe this.'));
+      expect(count.textTokens).to.be.greaterThan(await countBpeTokens('Be brief.\nDescribe this.'));
+      // The cheap estimate (no tokenizer) leans above the BPE count for ordinary text.
+      expect(estimateConversationTokens(request)).to.be.at.least(await countBpeTokens('Be brief.\nDescribe this.') + TOKENS_PER_IMAGE);
     });
   });
 });
