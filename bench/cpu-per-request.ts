@@ -1,0 +1,184 @@
+/**
+ * `npm run bench`: server CPU time per request, the gateway beside a bare node:http + undici
+ * proxy in the same run (the method of ../shared/bench/cpu-per-req.sh, which is robust to a
+ * noisy machine where req/s is not). Each server runs pinned to core 0 (taskset), the load
+ * generator (autocannon, BENCH_CONC connections, a fixed BENCH_N requests) on core 1; CPU is
+ * user+sys from /proc/PID/stat read around each case. Cases: plain chat completions, and streams
+ * of 20 and 500 chunks. The gateway runs the shipped gateway.yaml with a key that has rpm, tpm
+ * and a budget (so auth, validation, limits and accounting are all on). Also reported: startup
+ * time to the first /healthz answer, idle RSS, peak RSS, and the longest event-loop delay from
+ * the first request on (perf_hooks.monitorEventLoopDelay, preloaded by loop-monitor.ts).
+ * Prints one table and writes it to bench/cpu-results.md.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { findFreePort, readCpuMs, readMemory } from './children.js';
+
+const N = Number(process.env.BENCH_N ?? 20_000);
+const CONC = Number(process.env.BENCH_CONC ?? 16);
+const KEY = 'bench-key-0123456789abcdef';
+const root = process.cwd();
+const dist = join(root, 'dist');
+const pin = spawnSync('taskset', ['-V']).status === 0;
+
+interface Server { pid: number; url: string; proc: ChildProcess; stop(): Promise<void> }
+
+function spawnPinned(core: string, args: string[], env: Record<string, string>, stdout: 'pipe' | 'ignore' = 'ignore'): ChildProcess {
+  const [cmd, argv] = pin ? ['taskset', ['-c', core, process.execPath, ...args]] : [process.execPath, args];
+  return spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+}
+
+function stopper(proc: ChildProcess, signal: NodeJS.Signals): () => Promise<void> {
+  return () => new Promise((done) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return done();
+    const t = setTimeout(() => proc.kill('SIGKILL'), 10_000);
+    proc.once('exit', () => { clearTimeout(t); done(); });
+    proc.kill(signal);
+  });
+}
+
+/** Starts a helper that prints `READY <port>` (fake upstream, bare proxy). */
+function startReady(script: string, env: Record<string, string>, core: string): Promise<Server> {
+  const proc = spawnPinned(core, [script], env, 'pipe');
+  return new Promise((ok, fail) => {
+    let out = '';
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /READY (\d+)/.exec(out);
+      if (m) { proc.stdout!.removeAllListeners('data'); proc.stdout!.resume(); ok({ pid: proc.pid!, url: `http://127.0.0.1:${m[1]}`, proc, stop: stopper(proc, 'SIGTERM') }); }
+    });
+    proc.once('exit', (code) => fail(new Error(`${script} exited ${code}`)));
+  });
+}
+
+/** A copy of the shipped config whose only key has rpm, tpm and a budget. */
+function writeBenchConfig(dir: string): string {
+  const doc = parseDocument(readFileSync(join(root, 'gateway.yaml'), 'utf8'));
+  const sha256 = createHash('sha256').update(KEY).digest('hex');
+  doc.setIn(['routes'], join(root, 'routes'));
+  doc.setIn(['auth', 'keys'], doc.createNode([{ name: 'bench', sha256, rpm: 100_000_000, tpm: 1_000_000_000_000, budget: { usd: 1_000_000, period: 'total' } }]));
+  doc.setIn(['server', 'log_level'], 'warn');
+  const file = join(dir, 'gateway.yaml');
+  writeFileSync(file, doc.toString());
+  return file;
+}
+
+function chatModel(): string {
+  const models = (parseDocument(readFileSync(join(root, 'gateway.yaml'), 'utf8')).toJS() as { models: Array<{ id: string; provider: string; endpoints?: string[]; parameters?: string[] }> }).models;
+  const m = models.find((x) => x.provider === 'openai' && x.endpoints?.includes('/v1/chat/completions') && x.parameters?.includes('temperature') && x.parameters.includes('stream'));
+  if (!m) throw new Error('no openai chat model with temperature in gateway.yaml');
+  return m.id;
+}
+
+async function startGateway(config: string, upstream: string, loopFile: string): Promise<Server & { startupMs: number }> {
+  const port = await findFreePort();
+  const t0 = performance.now();
+  const proc = spawnPinned('0', ['--import', join(dist, 'bench/loop-monitor.js'), join(dist, 'src/cli/main.js'), 'serve', '--config', config], {
+    HOST: '127.0.0.1', PORT: String(port), OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${upstream}/v1`, NODE_ENV: 'production', LOG_LEVEL: 'warn', BENCH_LOOP_FILE: loopFile,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`gateway exited with ${proc.exitCode}`);
+    try {
+      const r = await fetch(`${url}/healthz`);
+      await r.arrayBuffer();
+      if (r.ok) break;
+    } catch { /* not listening yet */ }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { pid: proc.pid!, url, proc, stop: stopper(proc, 'SIGINT'), startupMs: performance.now() - t0 };
+}
+
+function body(model: string, stream: boolean): string {
+  return JSON.stringify({
+    model,
+    messages: [
+      { role: 'system', content: 'You are a concise assistant that answers in one sentence.' },
+      { role: 'user', content: 'Summarize the benefits of using an API gateway in front of several large language model providers, in one short sentence.' },
+    ],
+    temperature: 0.7, max_tokens: 128, user: 'bench-user-0001', ...(stream ? { stream: true } : {}),
+  });
+}
+
+/** Runs autocannon (pinned to core 1) for `amount` requests; returns the 2xx count. */
+function load(url: string, payload: string, amount: number): number {
+  const ac = join(root, 'node_modules/autocannon/autocannon.js');
+  const args = [ac, '-c', String(CONC), '-a', String(amount), '-m', 'POST', '-j', '-H', `authorization=Bearer ${KEY}`, '-H', 'content-type=application/json', '-b', payload, `${url}/v1/chat/completions`];
+  const r = pin ? spawnSync('taskset', ['-c', '1', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 }) : spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const result = JSON.parse(r.stdout) as { '2xx': number; non2xx: number; errors: number };
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result['2xx'];
+}
+
+/** CPU µs per request of `server` over `amount` requests (after a warm-up of a tenth). */
+function cpuPerRequest(server: Server, payload: string, amount: number): number {
+  load(server.url, payload, Math.max(200, Math.floor(amount / 10)));
+  const c0 = readCpuMs(server.pid);
+  const ok = load(server.url, payload, amount);
+  return ((readCpuMs(server.pid) - c0) * 1000) / ok;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
+  const config = writeBenchConfig(dir);
+  const model = chatModel();
+  const loopFile = join(dir, 'loop.json');
+  const servers: Server[] = [];
+  const rows: Array<{ label: string; bare: number; gw: number }> = [];
+  try {
+    const up20 = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '20' }, '1');
+    const up500 = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '500' }, '1');
+    servers.push(up20, up500);
+    const bare20 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up20.url }, '0');
+    const bare500 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up500.url }, '0');
+    servers.push(bare20, bare500);
+    const gw = await startGateway(config, up20.url, loopFile);
+    const gw500 = await startGateway(config, up500.url, join(dir, 'loop500.json'));
+    servers.push(gw, gw500);
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleMiB = readMemory(gw.pid).rssKiB / 1024;
+    gw.proc.kill('SIGUSR2');
+    gw500.proc.kill('SIGUSR2');
+    const cases = [
+      { label: 'plain', stream: false, bare: bare20, gw, n: N },
+      { label: 'stream, 20 chunks', stream: true, bare: bare20, gw, n: N },
+      { label: 'stream, 500 chunks', stream: true, bare: bare500, gw: gw500, n: Math.max(1000, Math.floor(N / 10)) },
+    ];
+    for (const c of cases) {
+      const payload = body(model, c.stream);
+      rows.push({ label: c.label, bare: cpuPerRequest(c.bare, payload, c.n), gw: cpuPerRequest(c.gw, payload, c.n) });
+    }
+    const peakMiB = Math.max(readMemory(gw.pid).hwmKiB, readMemory(gw500.pid).hwmKiB) / 1024;
+    await gw.stop();
+    await gw500.stop();
+    const loops = [loopFile, join(dir, 'loop500.json')].map((f) => JSON.parse(readFileSync(f, 'utf8')) as { maxMs: number; p99Ms: number });
+    const perChunk = ((rows[2]!.gw - rows[1]!.gw) - (rows[2]!.bare - rows[1]!.bare)) / 480;
+    const lines = [
+      `# CPU per request (${N} requests, ${CONC} connections; 500-chunk case ${cases[2]!.n}; model ${model}; ${pin ? 'server on core 0, load on core 1' : 'unpinned: taskset missing'})`,
+      '',
+      '| case | bare proxy µs/req | gateway µs/req | ratio |',
+      '|---|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.label} | ${r.bare.toFixed(0)} | ${r.gw.toFixed(0)} | ${(r.gw / r.bare).toFixed(2)}x |`),
+      '',
+      '| gateway figure | value |',
+      '|---|---:|',
+      `| per-chunk CPU above the bare proxy (500 vs 20 chunks) | ${perChunk.toFixed(2)} µs |`,
+      `| startup to first /healthz answer | ${gw.startupMs.toFixed(0)} ms |`,
+      `| idle RSS | ${idleMiB.toFixed(0)} MiB |`,
+      `| peak RSS | ${peakMiB.toFixed(0)} MiB |`,
+      `| longest event-loop delay from the first request on | ${Math.max(...loops.map((l) => l.maxMs)).toFixed(1)} ms (p99 ${Math.max(...loops.map((l) => l.p99Ms)).toFixed(1)} ms) |`,
+    ];
+    const out = lines.join('\n');
+    console.log(out);
+    writeFileSync(resolve(root, 'bench/cpu-results.md'), `${out}\n`);
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
