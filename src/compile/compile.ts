@@ -1,8 +1,7 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { parsePricing } from '../billing/pricing.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { crossCheck } from '../config/cross-check.js';
+import { compileRequestSchema } from '../config/request-schema.js';
 import { hasErrors, type Diagnostic } from '../config/diagnostics.js';
 import type { Env } from '../config/env.js';
 import type { LoadedProject } from '../config/load-project.js';
@@ -58,17 +57,15 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
 }
 
 function compileRoutes(specs: readonly RouteSpec[], parameterVocabulary: ReadonlySet<string>): CompiledRoute[] {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false });
-  addFormats.default(ajv);
-  return specs.map((spec) => compileRoute(spec, ajv, parameterVocabulary));
+  return specs.map((spec) => compileRoute(spec, parameterVocabulary));
 }
 
-function compileRoute(spec: RouteSpec, ajv: Ajv2020, parameterVocabulary: ReadonlySet<string>): CompiledRoute {
+function compileRoute(spec: RouteSpec, parameterVocabulary: ReadonlySet<string>): CompiledRoute {
   const payloadFields = payloadFieldsOf(spec);
   return Object.freeze({
     spec,
-    validate: spec.schema ? ajv.compile(spec.schema) : undefined,
-    validateMultipart: spec.multipart_schema ? ajv.compile(spec.multipart_schema) : undefined,
+    validate: spec.schema ? compileRequestSchema(spec.schema) : undefined,
+    validateMultipart: spec.multipart_schema ? compileRequestSchema(spec.multipart_schema) : undefined,
     surface: spec.surface ? surfaces.get(spec.surface) : undefined,
     payloadFields,
     tunableParameters: new Set([...parameterVocabulary, ...(spec.parameters ?? [])].filter((p) => !payloadFields.has(p))),

@@ -1,8 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { packageRoot } from '../paths.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { metaSchema } from './meta-schema.js';
+import { compileRequestSchema } from './request-schema.js';
 import type { Diagnostic } from './diagnostics.js';
 import { suggest } from './did-you-mean.js';
 import type { LoadedProject } from './load-project.js';
@@ -25,8 +23,6 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
   // Routes: duplicates, named behaviours, schemas that compile.
   const routeByPath = new Map<string, string>();
   const seenRoute = new Map<string, string>();
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats.default(ajv);
   for (const r of routes) {
     const src = project.sources.get(r.file)!;
     const sig = `${r.method} ${r.path}`;
@@ -39,7 +35,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
       const schema = r[field];
       if (!schema) continue;
       try {
-        ajv.compile(schema);
+        compileRequestSchema(schema);
       } catch (e) {
         at(src, [field], 'E_ROUTE_SCHEMA', `${field} does not compile: ${(e as Error).message}`);
       }
@@ -55,7 +51,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
       continue;
     }
     if (info.optionsSchema && p.options) {
-      const validate = ajv.compile(info.optionsSchema);
+      const validate = compileRequestSchema(info.optionsSchema);
       if (!validate(p.options)) {
         for (const e of validate.errors ?? []) {
           const extra = (e.params as { additionalProperty?: string }).additionalProperty;
@@ -132,12 +128,9 @@ function unknownName(kind: string, name: string, known: Iterable<string>, lead =
   return `${lead} ${kind} '${name}'${hint ? `; did you mean '${hint}'?` : list.length <= 12 ? `; known: ${list.join(', ')}` : ''}`;
 }
 
-let compiledMappingSchema: ValidateFunction | undefined;
-
-/** schemas/mapping.schema.json, compiled once per process. */
+/** schemas/mapping.schema.json, loaded once per process. */
 function mappingSchema(): ValidateFunction {
-  compiledMappingSchema ??= new Ajv2020({ allErrors: true, strict: false, verbose: true }).compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', 'mapping.schema.json'), 'utf8')) as object);
-  return compiledMappingSchema;
+  return metaSchema('mapping');
 }
 
 /** Drops the wrappers ajv reports around a real finding (if/anyOf), and duplicates. */

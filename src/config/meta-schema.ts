@@ -1,21 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Diagnostic } from './diagnostics.js';
 import { suggest } from './did-you-mean.js';
+import { loadMetaSchemaValidator, type MetaSchemaName } from './meta-schema-compiler.js';
 import { locate, type YamlSource } from './yaml-source.js';
 
-import { packageRoot } from '../paths.js';
+const loaded = new Map<MetaSchemaName, ValidateFunction>();
 
-const compiled = new Map<string, ValidateFunction>();
-
-/** A published meta-schema (schemas/<name>.schema.json), compiled once per process. */
-export function metaSchema(name: 'gateway' | 'route'): ValidateFunction {
-  let v = compiled.get(name);
+/** A published meta-schema (schemas/<name>.schema.json), loaded once per process. */
+export function metaSchema(name: MetaSchemaName): ValidateFunction {
+  let v = loaded.get(name);
   if (!v) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-    v = ajv.compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8')) as object);
-    compiled.set(name, v);
+    v = loadMetaSchemaValidator(name);
+    loaded.set(name, v);
   }
   return v;
 }
