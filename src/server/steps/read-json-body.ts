@@ -12,7 +12,8 @@ import { errors } from '../../errors/gateway-error.js';
  * proxy's CPU per request here; koa-body still reads multipart uploads.
  */
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
-  const text = await readText(decoded(req), limitBytes);
+  let text = await readText(decoded(req), limitBytes);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.length === 0) return undefined;
   const first = firstNonSpace(text);
   if (first !== '{' && first !== '[') throw errors.malformedJson('the body must be a JSON object');
@@ -71,8 +72,8 @@ function readText(stream: Readable, limitBytes: number): Promise<string> {
 function firstNonSpace(text: string): string {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    // Space, tab, LF, CR, and a UTF-8 byte order mark.
-    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0xfeff) return text[i]!;
+    // JSON's whitespace: space, tab, LF, CR.
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return text[i]!;
   }
   return '';
 }
