@@ -14,8 +14,14 @@ import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import { routeKey, type CompiledRoute, type ModelEntry, type ResolvedProvider, type Runtime } from './runtime.js';
 
+/** Options of a compile: what a reload carries over from the runtime it replaces. */
+export interface CompileOptions {
+  /** The key generated for this process when none was configured; kept while none is. */
+  generatedKey?: string;
+}
+
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
-export function compile(project: LoadedProject, env: Env = process.env): { runtime?: Runtime; diagnostics: Diagnostic[] } {
+export function compile(project: LoadedProject, env: Env = process.env, options: CompileOptions = {}): { runtime?: Runtime; diagnostics: Diagnostic[] } {
   const diagnostics = [...project.diagnostics, ...safeCrossCheck(project)];
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
@@ -42,7 +48,7 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
     }));
   }
   const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);
-  const { keys, generatedKey } = buildKeyRing(config, env);
+  const { keys, generatedKey } = buildKeyRing(config, env, options.generatedKey);
   const runtime: Runtime = Object.freeze({
     config,
     routes,
