@@ -113,3 +113,35 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
     expect(gw.output()).to.include('grace period over');
   });
 });
+
+describe('readiness while starting (gateway serve)', () => {
+  let gw: ServeProcess | undefined;
+  afterEach(() => { if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL'); gw = undefined; });
+
+  it('answers /readyz 503 starting and API requests 503 until the store is up, /healthz 200 throughout, then ready', async () => {
+    const port = await freePort();
+    // A Redis that refuses connections: the gateway waits for it (up to its connect wait) before serving.
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'store:\n  url: redis://127.0.0.1:1\n  on_error: open\n' }) });
+    gw = await startServe(dir, port, {}, false);
+    let first: Response | undefined;
+    while (!first) {
+      first = await fetch(`${gw.url}/readyz`).catch(() => undefined);
+      if (!first) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(first.status).to.equal(503);
+    expect(await first.json()).to.deep.equal({ status: 'starting' });
+    const health = await fetch(`${gw.url}/healthz`);
+    expect(health.status).to.equal(200);
+    const early = await fetch(`${gw.url}/v1/models`);
+    expect(early.status).to.equal(503);
+    expect(early.headers.get('retry-after')).to.equal('1');
+    expect(((await early.json()) as { error: { code: string } }).error.code).to.equal('starting');
+    let ready = 503;
+    while (ready !== 200) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = (await fetch(`${gw.url}/readyz`)).status;
+    }
+    const after = await fetch(`${gw.url}/readyz`);
+    expect(await after.json()).to.deep.equal({ status: 'ready' });
+  });
+});

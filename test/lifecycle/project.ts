@@ -68,9 +68,9 @@ export interface ServeProcess {
 
 /**
  * Starts the real CLI (`node dist/src/cli/main.js serve`) on a temp project with a clean
- * environment, and waits until /readyz answers 200.
+ * environment, and (unless `waitReady` is false) waits until /readyz answers 200.
  */
-export async function startServe(dir: string, port: number, env: Record<string, string> = {}): Promise<ServeProcess> {
+export async function startServe(dir: string, port: number, env: Record<string, string> = {}, waitReady = true): Promise<ServeProcess> {
   const child = spawn(process.execPath, [resolve(process.cwd(), 'dist/src/cli/main.js'), 'serve', '--config', join(dir, 'gateway.yaml')], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', GATEWAY_API_KEYS: 'test-key-lifecycle', ...env },
@@ -91,7 +91,7 @@ export async function startServe(dir: string, port: number, env: Record<string, 
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
-  for (;;) {
+  while (waitReady) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${out}`);
     const status = await fetch(`${url}/readyz`).then((r) => r.status, () => 0);
     if (status === 200) break;
