@@ -4,7 +4,7 @@ import { parsePricing } from '../billing/pricing.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { crossCheck } from '../config/cross-check.js';
 import { hasErrors, type Diagnostic } from '../config/diagnostics.js';
-import type { Env } from '../config/env.js';
+import { secretFileProblems, withFileSecrets, type Env } from '../config/env.js';
 import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
@@ -21,7 +21,9 @@ export interface CompileOptions {
 }
 
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
-export function compile(project: LoadedProject, env: Env = process.env, options: CompileOptions = {}): { runtime?: Runtime; diagnostics: Diagnostic[] } {
+export function compile(project: LoadedProject, givenEnv: Env = process.env, options: CompileOptions = {}): { runtime?: Runtime; diagnostics: Diagnostic[] } {
+  // Provider keys and gateway keys may come from `<VAR>_FILE` files too.
+  const env = withFileSecrets(givenEnv);
   const diagnostics = [...project.diagnostics, ...safeCrossCheck(project)];
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
@@ -49,6 +51,8 @@ export function compile(project: LoadedProject, env: Env = process.env, options:
   }
   const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);
   const { keys, generatedKey } = buildKeyRing(config, env, options.generatedKey);
+  const mainFile = [...project.sources.keys()][0] ?? project.configFile;
+  for (const message of secretFileProblems(env)) diagnostics.push({ file: mainFile, line: 1, col: 1, code: 'W_SECRET_FILE', severity: 'warning', message });
   const runtime: Runtime = Object.freeze({
     config,
     routes,
