@@ -3,9 +3,11 @@
 // 1. Build dist/ with TypeScript when TypeScript is installed (a development install). A
 //    production install (`npm ci --omit=dev`) has no TypeScript: it runs the dist/ built in the
 //    Docker build stage or shipped in the package, and never compiles at start.
-// 2. Link node_modules/.bin/gateway to bin/gateway.js, so `npx gateway ...` inside the project runs
-//    the local CLI directly instead of installing the project into npx's cache first (seconds
-//    per call; issue 10.16). npm links the bins of dependencies, never the project's own.
+// 2. Link node_modules/.bin/gateway to bin/gateway.js (npm links the bins of dependencies, never
+//    the project's own), so `npm exec`/scripts/older npx find the local CLI.
+// `npx gateway` inside the project (npm 11) links the project into npx's cache and runs this hook
+// there (npm_command=exec): that must not compile (it took seconds on every fresh cache; issue
+// 10.16): the CLI runs from the project's own dist/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -40,6 +42,7 @@ function build() {
   return result.status ?? 1;
 }
 
+if (process.env.npm_command === 'exec') process.exit(0);
 if (existsSync(join(root, 'node_modules'))) {
   try {
     linkBin();
