@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { runLint } from './lint.js';
 import { runModels } from './models.js';
+import { runReload } from './reload.js';
 import { runServe } from './serve.js';
 
 const USAGE = `Usage: gateway <command> [options]
@@ -10,6 +11,7 @@ Commands:
   serve  [--config FILE]                 start the gateway (default command)
   lint   [FILE] [--format text|json]     check gateway.yaml and routes/*.yaml; exit 1 on errors
   models [--config FILE] [--format text|json]  list every model with its status
+  reload [--config FILE] [--pid PID]     check the config, then make the running gateway reload it (SIGHUP)
 
 The config path comes from --config, else GATEWAY_CONFIG, else ./gateway.yaml.`;
 
@@ -18,7 +20,7 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
+    options: { config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' }, pid: { type: 'string' } },
   });
   if (values.help) {
     console.log(USAGE);
@@ -34,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       return runLint(configPath, format);
     case 'models':
       return runModels(configPath, format);
+    case 'reload':
+      return runReload(configPath, values.pid);
     default:
       console.error(`unknown command '${command}'\n\n${USAGE}`);
       return 2;

@@ -1,11 +1,17 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { compile } from '../compile/compile.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { loadProject } from '../config/load-project.js';
 import { createLogger } from '../server/logger.js';
 import { startGateway } from '../server/start.js';
-import { reloadOnHangup } from './reload.js';
+import { pidFilePath, reloadOnHangup } from './reload.js';
 
-/** `gateway serve`: compile the config (refuse to start on errors) and listen. */
+/**
+ * `gateway serve`: compile the config (refuse to start on errors) and listen. SIGHUP reloads
+ * the config; SIGTERM/SIGINT drain gracefully (`server.shutdown_grace_s`) and exit 0; a second
+ * SIGTERM/SIGINT during the drain exits at once with 1.
+ */
 export async function runServe(configPath: string): Promise<number> {
   const { runtime, diagnostics } = compile(loadProject(configPath));
   for (const d of diagnostics) console.error(formatDiagnostic(d));
@@ -19,17 +25,51 @@ export async function runServe(configPath: string): Promise<number> {
   logger.info({ url: gw.url, providers: enabled, models: runtime.models.size }, 'gateway listening');
   // The log is buffered (one write per 4 KiB): push it out at least once a second.
   logger.flush();
-  setInterval(() => logger.flush(), 1000).unref();
-  if (runtime.generatedKey) {
-    // Printed once, to the terminal only (never to the log stream).
-    process.stderr.write(
-      `\nNo API key configured. Generated one for this run:\n\n  ${runtime.generatedKey}\n\n` +
-      `Set GATEWAY_API_KEYS=<key>[,<key>...] (or auth.keys with sha256 hashes in gateway.yaml) to choose your own.\n\n`,
-    );
-  }
-  reloadOnHangup(configPath, gw.store, logger);
-  const stop = () => { gw.close().finally(() => { logger.flush(); process.exit(0); }); };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const flusher = setInterval(() => logger.flush(), 1000);
+  flusher.unref();
+  if (runtime.generatedKey) printGeneratedKey(runtime.generatedKey);
+  const pidFile = writePidFile();
+  const stopReloading = reloadOnHangup(configPath, gw, logger, printGeneratedKey);
+  let draining = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (draining) {
+      logger.warn({ signal }, 'second signal during drain; exiting now');
+      logger.flush();
+      process.exit(1);
+    }
+    draining = true;
+    stopReloading();
+    logger.info({ signal }, 'shutting down');
+    gw.drain().then(
+      () => { logger.info('gateway stopped'); return 0; },
+      (e: unknown) => { logger.error({ err: { message: (e as Error)?.message } }, 'drain failed'); return 1; },
+    ).then((code) => {
+      if (pidFile) rmSync(pidFile, { force: true });
+      logger.flush();
+      process.exit(code);
+    });
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   return -1;
+}
+
+/** Printed to the terminal only (never to the log stream). */
+function printGeneratedKey(key: string): void {
+  process.stderr.write(
+    `\nNo API key configured. Generated one for this run:\n\n  ${key}\n\n` +
+    `Set GATEWAY_API_KEYS=<key>[,<key>...] (or auth.keys with sha256 hashes in gateway.yaml) to choose your own.\n\n`,
+  );
+}
+
+/** Records the process id for `gateway reload`; a read-only disk only loses that convenience. */
+function writePidFile(): string | undefined {
+  const file = pidFilePath();
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${process.pid}\n`);
+    return file;
+  } catch {
+    return undefined;
+  }
 }

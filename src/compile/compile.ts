@@ -3,7 +3,7 @@ import { upstreamNameOf } from '../config/model-name.js';
 import { crossCheck } from '../config/cross-check.js';
 import { compileRequestSchema } from '../config/request-schema.js';
 import { hasErrors, type Diagnostic } from '../config/diagnostics.js';
-import type { Env } from '../config/env.js';
+import { secretFileProblems, withFileSecrets, type Env } from '../config/env.js';
 import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
@@ -13,8 +13,16 @@ import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import { routeKey, type CompiledRoute, type ModelEntry, type ResolvedProvider, type Runtime } from './runtime.js';
 
+/** Options of a compile: what a reload carries over from the runtime it replaces. */
+export interface CompileOptions {
+  /** The key generated for this process when none was configured; kept while none is. */
+  generatedKey?: string;
+}
+
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
-export function compile(project: LoadedProject, env: Env = process.env): { runtime?: Runtime; diagnostics: Diagnostic[] } {
+export function compile(project: LoadedProject, givenEnv: Env = process.env, options: CompileOptions = {}): { runtime?: Runtime; diagnostics: Diagnostic[] } {
+  // Provider keys and gateway keys may come from `<VAR>_FILE` files too.
+  const env = withFileSecrets(givenEnv);
   const diagnostics = [...project.diagnostics, ...safeCrossCheck(project)];
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
@@ -41,7 +49,9 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
     }));
   }
   const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);
-  const { keys, generatedKey } = buildKeyRing(config, env);
+  const { keys, generatedKey } = buildKeyRing(config, env, options.generatedKey);
+  const mainFile = [...project.sources.keys()][0] ?? project.configFile;
+  for (const message of secretFileProblems(env)) diagnostics.push({ file: mainFile, line: 1, col: 1, code: 'W_SECRET_FILE', severity: 'warning', message });
   const runtime: Runtime = Object.freeze({
     config,
     routes,

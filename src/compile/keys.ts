@@ -10,14 +10,16 @@ export function hashKey(key: string): Buffer {
 
 /**
  * Accepted keys: hashed entries of gateway.yaml plus plain keys from the `keys_env` variable
- * (hashed here, never kept in clear). With none configured, one random key is generated.
+ * (hashed here, never kept in clear). With none configured, one random key is generated, or
+ * `keepGenerated` (the key this process generated before) is kept, so a reload does not
+ * invalidate the key clients were given.
  */
-export function buildKeyRing(config: GatewayConfig, env: Env): { keys: KeyEntry[]; generatedKey?: string } {
+export function buildKeyRing(config: GatewayConfig, env: Env, keepGenerated?: string): { keys: KeyEntry[]; generatedKey?: string } {
   const keys: KeyEntry[] = config.auth.keys.map((spec) => ({ hash: Buffer.from(spec.sha256, 'hex'), spec, modelPatterns: spec.models && compileModelGlobs(spec.models) }));
   const plain = (env[config.auth.keys_env] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
   plain.forEach((k, i) => keys.push({ hash: hashKey(k), spec: { name: `env-${i + 1}`, sha256: '' } }));
   if (keys.length > 0) return { keys };
-  const generatedKey = `gw-${randomBytes(24).toString('base64url')}`;
+  const generatedKey = keepGenerated ?? `gw-${randomBytes(24).toString('base64url')}`;
   return { keys: [{ hash: hashKey(generatedKey), spec: { name: 'generated', sha256: '' } }], generatedKey };
 }
 

@@ -95,6 +95,11 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     const path = ['models', i];
     if (seenIds.has(m.id)) at(main, [...path, 'id'], 'E_DUPLICATE_ID', `model id '${m.id}' is already used by models[${seenIds.get(m.id)}]`);
     seenIds.set(m.id, i);
+    // A `pricing:` that resolves to nothing (an empty mapping, an empty alias) would make the
+    // model free without a word: say so.
+    if ('pricing' in m && (m.pricing === undefined || (typeof m.pricing === 'object' && m.pricing !== null && Object.keys(m.pricing).length === 0))) {
+      at(main, [...path, 'pricing'], 'E_EMPTY_PRICING', `models[${i}].pricing has no prices, so '${m.id}' would be free; give at least one price or remove the key`);
+    }
     const provider = config.providers[m.provider];
     if (!provider) {
       at(main, [...path, 'provider'], 'E_UNKNOWN_PROVIDER', unknownName('provider', m.provider, Object.keys(config.providers)));

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { applyDefaults } from './defaults.js';
 import type { Diagnostic } from './diagnostics.js';
-import type { Env } from './env.js';
+import { secretFileProblems, withFileSecrets, type Env } from './env.js';
 import { checkAgainstMeta, metaSchema } from './meta-schema.js';
 import type { GatewayConfig, RouteSpec } from './types.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
@@ -18,11 +18,13 @@ export interface LoadedProject {
 }
 
 /**
- * Reads gateway.yaml and routes/*.yaml with positions, substitutes `${VAR}`, checks both against
+ * Reads gateway.yaml and routes/*.yaml with positions, substitutes `${VAR}`, `${file:...}` and
+ * `<VAR>_FILE` secrets (env.ts), checks both against
  * the published meta-schemas and fills defaults. Pure data: no Koa, no network. Server and lint
  * share this one loader.
  */
-export function loadProject(configPath: string, env: Env = process.env): LoadedProject {
+export function loadProject(configPath: string, givenEnv: Env = process.env): LoadedProject {
+  const env = withFileSecrets(givenEnv);
   const configFile = resolve(configPath);
   const diagnostics: Diagnostic[] = [];
   const sources = new Map<string, YamlSource>();
@@ -61,5 +63,6 @@ export function loadProject(configPath: string, env: Env = process.env): LoadedP
       routes.push(Object.freeze({ ...data, content_types: data.content_types ?? ['application/json'], file: src.file }));
     }
   }
+  for (const message of secretFileProblems(env)) diagnostics.push({ file: main.file, line: 1, col: 1, code: 'W_SECRET_FILE', severity: 'warning', message });
   return { configFile, config, routes, sources, diagnostics };
 }

@@ -16,11 +16,41 @@ export function metaSchema(name: MetaSchemaName): ValidateFunction {
   return v;
 }
 
-/** Validates a source's data against a meta-schema, reporting each finding at its place. */
+/**
+ * Validates a source's data against a meta-schema, reporting each finding at its place. A
+ * whole-scalar `${...}` typed as a number or boolean where the schema wants a string gets its
+ * text back first (a digits-only secret stays the string it was, leading zeros included).
+ */
 export function checkAgainstMeta(source: YamlSource, validate: ValidateFunction, diagnostics: Diagnostic[]): boolean {
+  restoreSubstitutedStrings(source, validate);
   if (validate(source.data)) return true;
   for (const err of pruneErrors(validate.errors ?? [])) diagnostics.push(toDiagnostic(source, err));
   return false;
+}
+
+function restoreSubstitutedStrings(source: YamlSource, validate: ValidateFunction): void {
+  // A few rounds: restoring one value can reveal type errors below it (rare; bounded anyway).
+  for (let round = 0; round < 3 && source.substituted.size > 0; round++) {
+    if (validate(source.data)) return;
+    let changed = false;
+    for (const err of validate.errors ?? []) {
+      if (err.keyword !== 'type') continue;
+      const raw = source.substituted.get(err.instancePath);
+      const wanted = String((err.params as { type: string | string[] }).type).split(',');
+      if (raw === undefined || !wanted.includes('string')) continue;
+      setAtPointer(source.data, err.instancePath, raw);
+      source.substituted.delete(err.instancePath);
+      changed = true;
+    }
+    if (!changed) return;
+  }
+}
+
+function setAtPointer(data: unknown, pointer: string, value: unknown): void {
+  const path = pointer.split('/').slice(1).map((seg) => seg.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node = data as Record<string, unknown>;
+  for (const seg of path.slice(0, -1)) node = node[seg] as Record<string, unknown>;
+  node[path[path.length - 1]!] = value;
 }
 
 /** Drops the noise ajv adds around a real finding (anyOf/if wrappers). */

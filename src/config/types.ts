@@ -101,7 +101,7 @@ export interface KeySpec {
 export interface GatewayConfig {
   /** Folder of route files relative to gateway.yaml (default `routes`). */
   routes?: string;
-  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean };
+  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean; shutdown_grace_s: number };
   auth: { keys_env: string; keys: KeySpec[] };
   limits: {
     body_bytes: number;

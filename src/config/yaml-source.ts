@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { dirname, resolve as resolvePath } from 'node:path';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
-import { substituteScalar, type Env } from './env.js';
+import { substituteScalar, withFileSecrets, type Env } from './env.js';
 
 /** A YAML file read with source positions, its data after `${VAR}` substitution. */
 export interface YamlSource {
@@ -10,18 +11,29 @@ export interface YamlSource {
   lines: LineCounter;
   /** Plain data after env substitution (undefined when the file does not parse). */
   data: unknown;
+  /**
+   * Scalars that were one whole expression, by JSON pointer into `data`: the text they were
+   * substituted with. Where the schema wants a string, the loader puts this text back in place
+   * of the typed value (so `000123` stays `"000123"`).
+   */
+  substituted: Map<string, string>;
 }
 
-/** Reads and parses one YAML file; parse errors become diagnostics at their position. */
+/**
+ * Reads and parses one YAML file; parse errors become diagnostics at their position. Aliases
+ * (`*p1`) and merge keys (`<<: *base`) are resolved; `${...}` expressions are substituted
+ * (env.ts), unknown forms reported at their line and column.
+ */
 export function readYamlSource(file: string, env: Env, diagnostics: Diagnostic[], text?: string): YamlSource {
   const lines = new LineCounter();
+  const substituted = new Map<string, string>();
   let source = text;
   if (source === undefined) {
     try {
       source = readFileSync(file, 'utf8');
     } catch (e) {
       diagnostics.push({ file, line: 1, col: 1, code: 'E_READ', severity: 'error', message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? 'error'}` });
-      return { file, doc: parseDocument(''), lines, data: undefined };
+      return { file, doc: parseDocument(''), lines, data: undefined, substituted };
     }
   }
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
@@ -29,38 +41,94 @@ export function readYamlSource(file: string, env: Env, diagnostics: Diagnostic[]
     const pos = lines.linePos(err.pos[0]);
     diagnostics.push({ file, line: pos.line, col: pos.col, code: err.code === 'DUPLICATE_KEY' ? 'E_DUPLICATE_KEY' : 'E_YAML', severity: 'error', message: err.message.split('\n')[0]! });
   }
-  if (doc.errors.length > 0) return { file, doc, lines, data: undefined };
-  const data = toData(doc.contents, env, (node, name) => {
-    const at = positionOf(lines, node);
-    diagnostics.push({ file, ...at, code: 'W_ENV_UNSET', severity: 'warning', message: `environment variable ${name} is not set and has no default` });
-  });
-  return { file, doc, lines, data };
+  if (doc.errors.length > 0) return { file, doc, lines, data: undefined, substituted };
+  const secrets = withFileSecrets(env);
+  const folder = dirname(resolvePath(file));
+  const reader: Reader = {
+    doc,
+    env: secrets,
+    resolvePath: (p) => resolvePath(folder, p),
+    substituted,
+    report: (node, offset, code, message) => {
+      const at = positionOf(lines, node, offset);
+      diagnostics.push({ file, ...at, code, severity: code.startsWith('W_') ? 'warning' : 'error', message });
+    },
+    resolving: new Set(),
+  };
+  const data = toData(doc.contents, reader, '');
+  return { file, doc, lines, data, substituted };
 }
 
-function toData(node: unknown, env: Env, onMissing: (node: Node, name: string) => void): unknown {
+interface Reader {
+  doc: Document;
+  env: Env;
+  resolvePath(p: string): string;
+  substituted: Map<string, string>;
+  report(node: Node, offset: number, code: string, message: string): void;
+  /** Aliases being expanded (a recursive alias is refused, not expanded forever). */
+  resolving: Set<Node>;
+}
+
+function toData(node: unknown, r: Reader, pointer: string): unknown {
+  if (isAlias(node)) {
+    const target = node.resolve(r.doc);
+    if (!target) return undefined;
+    if (r.resolving.has(target)) {
+      r.report(node, 0, 'E_YAML', `alias *${node.source} refers to itself`);
+      return null;
+    }
+    r.resolving.add(target);
+    try {
+      return toData(target, r, pointer);
+    } finally {
+      r.resolving.delete(target);
+    }
+  }
   if (isMap(node)) {
     const out: Record<string, unknown> = {};
+    const merged: Array<Record<string, unknown>> = [];
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-      out[key] = toData(pair.value, env, onMissing);
+      if (key === '<<' && isScalar(pair.key) && (isAlias(pair.value) || isSeq(pair.value))) {
+        // YAML merge key: the mappings named here fill keys this mapping does not set itself.
+        const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
+        for (const item of sources) {
+          const value = toData(item, r, pointer);
+          if (value && typeof value === 'object' && !Array.isArray(value)) merged.push(value as Record<string, unknown>);
+          else r.report(item as Node, 0, 'E_YAML', 'a merge key (<<) takes a mapping or a list of mappings');
+        }
+        continue;
+      }
+      out[key] = toData(pair.value, r, `${pointer}/${escapePointer(key)}`);
     }
+    for (const m of merged) for (const [k, v] of Object.entries(m)) if (!(k in out)) out[k] = v;
     return out;
   }
-  if (isSeq(node)) return node.items.map((item) => toData(item, env, onMissing));
+  if (isSeq(node)) return node.items.map((item, i) => toData(item, r, `${pointer}/${i}`));
   if (isScalar(node)) {
     if (typeof node.value !== 'string') return node.value;
-    const sub = substituteScalar(node.value, env);
-    for (const name of sub.missing) onMissing(node, name);
+    const sub = substituteScalar(node.value, r.env, r.resolvePath);
+    for (const name of sub.missing) r.report(node, 0, 'W_ENV_UNSET', `environment variable ${name} is not set and has no default`);
+    for (const p of sub.problems) r.report(node, p.offset, p.code, p.message);
+    if (sub.raw !== undefined && typeof sub.value !== 'string') r.substituted.set(pointer, sub.raw);
     return sub.value;
   }
   return node == null ? null : undefined;
 }
 
-/** Line and column where a node starts. */
-export function positionOf(lines: LineCounter, node: Node | null | undefined): { line: number; col: number } {
-  const offset = node?.range?.[0];
-  if (offset === undefined) return { line: 1, col: 1 };
-  const p = lines.linePos(offset);
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * Line and column where a node starts, or `within` characters into a scalar's text (exact for
+ * plain and quoted one-line scalars).
+ */
+export function positionOf(lines: LineCounter, node: Node | null | undefined, within = 0): { line: number; col: number } {
+  const start = node?.range?.[0];
+  if (start === undefined) return { line: 1, col: 1 };
+  const quoted = isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') ? 1 : 0;
+  const p = lines.linePos(start + (within > 0 ? within + quoted : 0));
   return { line: p.line, col: p.col };
 }
 
@@ -74,6 +142,7 @@ export function locate(source: YamlSource, path: ReadonlyArray<string | number>,
   let best: Node | null = (node as Node) ?? null;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i]!;
+    if (isAlias(node)) node = node.resolve(source.doc);
     if (isMap(node)) {
       const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === String(seg));
       if (!pair) break;

@@ -2,12 +2,17 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { RuntimeStore } from '../compile/runtime-store.js';
-import type { CompiledRoute } from '../compile/runtime.js';
+import type { CompiledRoute, Runtime } from '../compile/runtime.js';
+import { configDefaults } from '../config/defaults.js';
 import { errors } from '../errors/gateway-error.js';
 import { getModel, limitAnonymous, listModels } from './handlers/discovery.js';
 import { modelCall } from './handlers/model-call.js';
 import { pollJob } from './handlers/poll-job.js';
+import { readiness } from './handlers/readiness.js';
 import { uploadFile } from './handlers/upload-file.js';
+import { createMediaFetcher } from '../upstream/fetch-media.js';
+import { drainGate } from './drain.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { SharedServices } from './services.js';
 import type { AppState } from './state.js';
 import { authenticate } from './steps/authenticate.js';
@@ -19,7 +24,10 @@ import { requestContext } from './request-context.js';
 import type { RequestRecord } from './request-record.js';
 import { trackRequest } from './steps/track-request.js';
 
-type Handler = (shared: SharedServices) => Middleware<AppState>;
+/** What a handler may capture when its pipeline is built. */
+export interface PipelineScope { runtime: Runtime; lifecycle: Lifecycle }
+
+type Handler = (shared: SharedServices, scope: PipelineScope) => Middleware<AppState>;
 
 /** Route handlers by the name route files give in `handler:`. */
 const handlers: Record<string, Handler> = {
@@ -32,40 +40,94 @@ const handlers: Record<string, Handler> = {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   },
+  readiness: (shared, { runtime, lifecycle }) => (ctx) => readiness(ctx, { shared, runtime, lifecycle }),
 };
 
+/** Handlers whose routes stay open while the gateway drains. */
+const probeHandlers: ReadonlySet<string> = new Set(['health', 'readiness']);
+
 /**
- * Builds the Koa app from the runtime: one router entry per route file, each a fixed chain of
- * steps prepared at startup (context, auth, body, validation, handler).
+ * The whole request pipeline of one runtime: router, per-route steps, 404/405, media fetcher.
+ * Built in full before it serves, so a reload swaps one finished pipeline for another.
  */
-export function createApp(store: RuntimeStore, shared: SharedServices, logger: Logger): Koa<AppState> {
-  const runtime = store.current();
+export interface Pipeline {
+  readonly runtime: Runtime;
+  /** Routes the request; runs its steps and handler. */
+  readonly handle: Middleware<AppState>;
+  /** True for the probe routes (they answer while draining). */
+  isProbe(method: string, path: string): boolean;
+}
+
+/**
+ * Compiles a runtime into its pipeline. Throws (naming the route) when a route cannot be
+ * served, so a reload can refuse it while the old pipeline keeps serving.
+ */
+export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycle: Lifecycle): Pipeline {
+  const { config } = runtime;
+  const fetchPolicy = config.limits.fetch ?? configDefaults.limits.fetch!;
+  const fetchMedia = createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms });
+  const scope: PipelineScope = { runtime, lifecycle };
+  const router = new Router<AppState>();
+  const probes = new Set<string>();
+  for (const route of runtime.routes) {
+    const handler = handlers[route.spec.handler];
+    if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
+    const steps: Middleware<AppState>[] = [requestContext(route, runtime, shared, fetchMedia)];
+    if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
+    if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
+    steps.push(handler(shared, scope));
+    router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
+    if (probeHandlers.has(route.spec.handler)) probes.add(`${route.spec.method} ${route.spec.path}`);
+  }
+  // The router's middleware is typed for its own context; Koa hands it the plain one at run time.
+  const routes = router.routes() as unknown as Middleware<AppState>;
+  const fallback = notFound(runtime.routes);
+  const handle: Middleware<AppState> = (ctx, next) => routes(ctx, () => fallback(ctx, next));
+  return Object.freeze({
+    runtime,
+    handle,
+    isProbe: (method: string, path: string) => probes.has(`${method} ${path}`),
+  });
+}
+
+/** The Koa app and the pipeline it serves, swappable as one. */
+export interface GatewayApp {
+  readonly koa: Koa<AppState>;
+  /** The pipeline new requests run on. */
+  pipeline(): Pipeline;
+  /**
+   * Builds the pipeline of `next` and puts it (and `next` in the runtime store) in force in one
+   * step; requests already running finish on the pipeline they started on. Throws when the
+   * pipeline cannot be built: nothing changes then.
+   */
+  swap(next: Runtime): void;
+}
+
+/**
+ * Builds the Koa app: request tracking, the error boundary and the drain gate around the
+ * pipeline in force. Each request captures the pipeline once, at its start.
+ */
+export function createApp(store: RuntimeStore, shared: SharedServices, logger: Logger, lifecycle: Lifecycle): GatewayApp {
+  let active = buildPipeline(store.current(), shared, lifecycle);
   const app = new Koa<AppState>();
-  app.proxy = runtime.config.server.trust_proxy;
+  app.proxy = active.runtime.config.server.trust_proxy;
   app.silent = true;
   shared.events.subscribe({ finished: accessLogLine(logger) });
   app.use(trackRequest(shared.events));
   app.use(errorBoundary(logger));
-  const router = new Router<AppState>();
-  for (const route of runtime.routes) {
-    const steps = stepsOf(route, store, shared);
-    router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
-  }
   app.use(decodeEncodedSlashes);
-  app.use(router.routes());
-  app.use(notFound(runtime.routes));
-  return app;
-}
-
-function stepsOf(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState>[] {
-  const { config } = store.current();
-  const steps: Middleware<AppState>[] = [requestContext(route, store, shared)];
-  if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
-  if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
-  const handler = handlers[route.spec.handler];
-  if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
-  steps.push(handler(shared));
-  return steps;
+  app.use(drainGate(lifecycle, (method, path) => active.isProbe(method, path)));
+  app.use((ctx, next) => active.handle(ctx, next));
+  return {
+    koa: app,
+    pipeline: () => active,
+    swap(next) {
+      const built = buildPipeline(next, shared, lifecycle);
+      store.swap(next);
+      active = built;
+      app.proxy = next.config.server.trust_proxy;
+    },
+  };
 }
 
 /** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */

@@ -1,18 +1,18 @@
 import type { Middleware } from 'koa';
-import { routeKey, type CompiledRoute } from '../compile/runtime.js';
-import type { RuntimeStore } from '../compile/runtime-store.js';
+import type { CompiledRoute, Runtime } from '../compile/runtime.js';
+import type { OperationServices } from '../providers/types.js';
 import { RequestServices } from './request-services.js';
 import type { AppState } from './state.js';
 import type { SharedServices } from './services.js';
 
 /**
- * First step of every route: captures the current runtime once and gives the request an
+ * First step of every route: binds the request to the runtime its pipeline was built from (a
+ * reload builds a new pipeline, so a request runs start to end on one config), gives it an
  * AbortController that fires when the client goes away before the answer is complete.
+ * `fetchMedia` is the pipeline's own (fetch limits reload with the config).
  */
-export function requestContext(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState> {
-  const key = routeKey(route.spec);
+export function requestContext(route: CompiledRoute, runtime: Runtime, shared: SharedServices, fetchMedia: OperationServices['fetchMedia']): Middleware<AppState> {
   return async (ctx, next) => {
-    const runtime = store.current();
     const record = ctx.state.record;
     const requestId = record.requestId;
     record.route = route.spec.file;
@@ -21,9 +21,8 @@ export function requestContext(route: CompiledRoute, store: RuntimeStore, shared
     const abort = new AbortController();
     ctx.state.gw = {
       runtime,
-      // After a reload the route's validator and parameter sets come from the new runtime.
-      route: runtime.routesByKey.get(key) ?? route,
-      services: new RequestServices(shared, runtime, ctx.request),
+      route,
+      services: new RequestServices(shared, runtime, ctx.request, fetchMedia),
       requestId,
       abort,
       owner: '',

@@ -18,10 +18,11 @@ export class RequestServices implements OperationServices {
     private readonly shared: SharedServices,
     private readonly runtime: Runtime,
     private readonly request: Request,
+    fetchMedia: OperationServices['fetchMedia'],
   ) {
     this.files = shared.files;
     this.jobs = shared.jobs;
-    this.fetchMedia = shared.fetchMedia;
+    this.fetchMedia = fetchMedia;
   }
 
   /** Signs URLs of the gateway's own realtime WebSocket, under its public address. */

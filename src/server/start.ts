@@ -5,45 +5,88 @@ import { createRuntimeStore, type RuntimeStore } from '../compile/runtime-store.
 import type { Runtime } from '../compile/runtime.js';
 import { loadBpe } from '../billing/bpe.js';
 import { createApp } from './app.js';
+import { drainServer } from './drain.js';
+import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { attachRealtime } from './realtime-upgrade.js';
 import { createSharedServices } from './services.js';
+import { answerWhileStarting } from './starting.js';
 
 /** A running gateway. */
-export interface RunningGateway { server: Server; url: string; store: RuntimeStore; close(): Promise<void> }
+export interface RunningGateway {
+  server: Server;
+  url: string;
+  store: RuntimeStore;
+  lifecycle: Lifecycle;
+  /**
+   * Puts a new runtime in force (its whole pipeline: routes, schemas, limits, keys, models,
+   * providers) atomically; requests in flight finish on the one they started on. Throws when
+   * the runtime cannot be served; the running one stays then.
+   */
+  reload(next: Runtime): void;
+  /** Graceful drain (src/server/drain.ts) for `graceMs` (default `server.shutdown_grace_s`), then close. */
+  drain(graceMs?: number): Promise<void>;
+  /** Closes at once: every connection is cut. */
+  close(): Promise<void>;
+}
 
-/** Starts the HTTP server for a compiled runtime. `port: 0` picks a free port. */
+/**
+ * Starts the HTTP server for a compiled runtime. `port: 0` picks a free port. It listens at
+ * once and answers 503 `starting` (readiness included) until the shared services are up, then
+ * serves the pipeline and reports ready.
+ */
 export async function startGateway(runtime: Runtime, options: { host?: string; port?: number; logger?: Logger } = {}): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger(runtime.config.server.log_level);
+  const lifecycle = createLifecycle();
   const store = createRuntimeStore(runtime);
-  const shared = await createSharedServices(runtime, logger);
-  // Keys with token limits or budgets count tokens on every call: load the tokenizer now, before
-  // listen(), rather than on a request (see billing/bpe.ts).
-  if (runtime.keys.some((k) => k.spec.tpm !== undefined || k.spec.budget !== undefined)) await loadBpe();
-  const app = createApp(store, shared, logger);
-  const server = createServer(app.callback());
+  const server = createServer();
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
   // Streams and long jobs (video polling) may legitimately outlast Node's default 5 min.
   server.requestTimeout = 0;
-  const wss = attachRealtime(server, store, shared);
+  const starting = answerWhileStarting(runtime);
+  server.on('request', starting);
   const host = options.host ?? runtime.config.server.host;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? runtime.config.server.port, host, () => resolve());
+    server.listen(options.port ?? runtime.config.server.port, host, () => { server.off('error', reject); resolve(); });
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let shared;
+  try {
+    shared = await createSharedServices(runtime, logger);
+  } catch (e) {
+    server.closeAllConnections();
+    server.close();
+    throw e;
+  }
+  // Keys with token limits or budgets count tokens on every call: load the tokenizer now, before
+  // the gateway reports ready, rather than on a request (see billing/bpe.ts).
+  if (runtime.keys.some((k) => k.spec.tpm !== undefined || k.spec.budget !== undefined)) await loadBpe();
+  const app = createApp(store, shared, logger, lifecycle);
+  server.off('request', starting);
+  server.on('request', app.koa.callback());
+  const wss = attachRealtime(server, store, shared);
+  lifecycle.markReady();
+  const services = shared;
   return {
     server,
     url,
     store,
+    lifecycle,
+    reload: (next) => app.swap(next),
+    async drain(graceMs = store.current().config.server.shutdown_grace_s * 1000) {
+      await drainServer({ server, wss, lifecycle, logger }, graceMs);
+      await services.close();
+    },
     async close() {
+      lifecycle.beginDrain();
       for (const c of wss.clients) c.terminate();
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await shared.close();
+      await services.close();
     },
   };
 }

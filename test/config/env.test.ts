@@ -22,7 +22,7 @@ describe('config/env', () => {
       expect(r.missing).to.deep.equal(['MISSING']);
     });
     it('leaves plain strings alone', () => {
-      expect(substituteScalar('plain $text', {})).to.deep.equal({ value: 'plain $text', missing: [] });
+      expect(substituteScalar('plain $text', {})).to.deep.equal({ value: 'plain $text', missing: [], problems: [] });
     });
   });
 });

@@ -1,0 +1,46 @@
+import type { ParameterizedContext } from 'koa';
+import type { AppState } from './state.js';
+
+/** Where the process is in its life: probes and the drain gate read it. */
+export type LifecycleState = 'starting' | 'ready' | 'draining';
+
+/**
+ * The server's life as one small object: its state, the requests in flight, and a `shutdown`
+ * signal that fires when the drain's grace period is over. A stream writer that wants to end
+ * its stream itself (with its own error event) can observe `shutdown`; streams that do not are
+ * ended by the drain with the route's error event (src/server/drain.ts).
+ */
+export interface Lifecycle {
+  readonly state: LifecycleState;
+  /** Aborted (reason: a `shutting_down` GatewayError) when the grace period ends. */
+  readonly shutdown: AbortSignal;
+  /** Requests whose response has not closed yet (probes included). */
+  readonly inFlight: ReadonlySet<ParameterizedContext<AppState>>;
+  /** Config, store and providers are ready: /readyz answers 200 from now on. */
+  markReady(): void;
+  /** SIGTERM/SIGINT: /readyz answers 503 and new requests are refused from now on. */
+  beginDrain(): void;
+  /** Fires `shutdown` with the given reason. */
+  endGrace(reason: unknown): void;
+  /** Counts a request as in flight until its response closes. */
+  track(ctx: ParameterizedContext<AppState>): void;
+}
+
+/** Creates the lifecycle of one server, in state `starting`. */
+export function createLifecycle(): Lifecycle {
+  let state: LifecycleState = 'starting';
+  const shutdown = new AbortController();
+  const inFlight = new Set<ParameterizedContext<AppState>>();
+  return {
+    get state() { return state; },
+    shutdown: shutdown.signal,
+    inFlight,
+    markReady() { if (state === 'starting') state = 'ready'; },
+    beginDrain() { state = 'draining'; },
+    endGrace(reason) { if (!shutdown.signal.aborted) shutdown.abort(reason); },
+    track(ctx) {
+      inFlight.add(ctx);
+      ctx.res.once('close', () => inFlight.delete(ctx));
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { request as httpRequest, Agent } from 'node:http';
+import Anthropic from '@anthropic-ai/sdk';
+import { expect } from 'chai';
+import OpenAI from 'openai';
+import { startHeldUpstream, type HeldUpstream } from './held-upstream.js';
+import { baseConfig, freePort, startServe, writeProject, type ServeProcess } from './project.js';
+
+const KEY = 'test-key-lifecycle';
+const ask = [{ role: 'user' as const, content: 'hello' }];
+
+/** Opens a keep-alive connection, makes one request on it and leaves it idle; resolves when the server closes it. */
+async function idleKeepAliveConnection(url: string): Promise<{ closed: Promise<void> }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${url}/healthz`, { agent }, (res) => {
+      res.resume();
+      res.on('end', () => {
+        const socket = req.socket!;
+        resolve({ closed: new Promise<void>((r) => socket.once('close', () => r())) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('graceful drain (gateway serve, SIGTERM)', () => {
+  let upstream: HeldUpstream;
+  let gw: ServeProcess | undefined;
+  beforeEach(async () => { upstream = await startHeldUpstream(); });
+  afterEach(async () => {
+    if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL');
+    gw = undefined;
+    await upstream.close();
+  });
+
+  it('turns /readyz 503 at once, keeps /healthz 200, refuses new requests and lets the open stream finish, then exits 0', async () => {
+    const port = await freePort();
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, graceS: 30 }) });
+    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.url });
+    const idle = await idleKeepAliveConnection(gw.url);
+    const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const stream = await client.chat.completions.create({ model: 'openai/slow-1', stream: true, messages: ask });
+    const chunks = stream[Symbol.asyncIterator]();
+    let text = '';
+    const first = await chunks.next();
+    text += first.value?.choices[0]?.delta.content ?? '';
+    await upstream.waitHeld(1);
+
+    gw.child.kill('SIGTERM');
+    await gw.waitFor('"msg":"draining"');
+
+    const ready = await fetch(`${gw.url}/readyz`);
+    expect(ready.status).to.equal(503);
+    expect(await ready.json()).to.deep.include({ status: 'draining' });
+    const health = await fetch(`${gw.url}/healthz`);
+    expect(health.status).to.equal(200);
+    expect(await health.json()).to.deep.equal({ status: 'ok' });
+
+    const refused = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sandbox/echo-1', messages: ask }),
+    });
+    expect(refused.status).to.equal(503);
+    expect(refused.headers.get('retry-after')).to.equal('1');
+    expect(refused.headers.get('connection')).to.equal('close');
+    const refusedBody = await refused.json() as { error: { code: string; type: string } };
+    expect(refusedBody.error).to.include({ code: 'shutting_down', type: 'api_error' });
+
+    // The Anthropic surface gets its own envelope.
+    const anthropic = new Anthropic({ baseURL: gw.url, apiKey: KEY, maxRetries: 0 });
+    const messagesError = await anthropic.messages.create({ model: 'sandbox/echo-1', max_tokens: 16, messages: ask }).then(() => undefined, (e: unknown) => e);
+    expect(messagesError).to.be.instanceOf(Anthropic.APIError);
+    expect((messagesError as InstanceType<typeof Anthropic.APIError>).status).to.equal(503);
+    expect((messagesError as InstanceType<typeof Anthropic.APIError>).error).to.deep.include({ type: 'error' });
+
+    await idle.closed;
+    expect(gw.child.exitCode).to.equal(null);
+
+    upstream.release();
+    for (let step = await chunks.next(); !step.done; step = await chunks.next()) text += step.value.choices[0]?.delta.content ?? '';
+    expect(text).to.equal('first second');
+    expect(await gw.exited).to.equal(0);
+    expect(gw.output()).to.include('gateway stopped');
+  });
+
+  it('ends a stream still open when the grace period is over with an error event in its format, then exits 0', async () => {
+    const port = await freePort();
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, graceS: 1 }) });
+    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.url });
+    const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
+    const anthropic = new Anthropic({ baseURL: gw.url, apiKey: KEY, maxRetries: 0 });
+    const chat = await openai.chat.completions.create({ model: 'openai/slow-1', stream: true, messages: ask });
+    const messages = anthropic.messages.stream({ model: 'openai/slow-1', max_tokens: 64, messages: ask });
+    const chatText: string[] = [];
+    const chatDone = (async () => { for await (const c of chat) chatText.push(c.choices[0]?.delta.content ?? ''); })().then(() => undefined, (e: unknown) => e);
+    const messagesText: string[] = [];
+    messages.on('text', (t) => messagesText.push(t));
+    const messagesDone = messages.done().then(() => undefined, (e: unknown) => e);
+    await upstream.waitHeld(2);
+
+    gw.child.kill('SIGTERM');
+    const chatError = await chatDone;
+    const messagesError = await messagesDone;
+    expect(chatError, 'the chat stream must end with an error, not look finished').to.be.instanceOf(OpenAI.APIError);
+    expect(String((chatError as Error).message)).to.match(/shutting down/);
+    expect(chatText.join('')).to.equal('first ');
+    expect(messagesError, 'the messages stream must end with an error event').to.be.instanceOf(Anthropic.APIError);
+    expect(String((messagesError as Error).message)).to.match(/shutting down/);
+    expect(messagesText.join('')).to.equal('first ');
+    expect(await gw.exited).to.equal(0);
+    expect(gw.output()).to.include('grace period over');
+  });
+});
+
+describe('readiness while starting (gateway serve)', () => {
+  let gw: ServeProcess | undefined;
+  afterEach(() => { if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL'); gw = undefined; });
+
+  it('answers /readyz 503 starting and API requests 503 until the store is up, /healthz 200 throughout, then ready', async () => {
+    const port = await freePort();
+    // A Redis that refuses connections: the gateway waits for it (up to its connect wait) before serving.
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'store:\n  url: redis://127.0.0.1:1\n  on_error: open\n' }) });
+    gw = await startServe(dir, port, {}, false);
+    let first: Response | undefined;
+    while (!first) {
+      first = await fetch(`${gw.url}/readyz`).catch(() => undefined);
+      if (!first) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(first.status).to.equal(503);
+    expect(await first.json()).to.deep.equal({ status: 'starting' });
+    const health = await fetch(`${gw.url}/healthz`);
+    expect(health.status).to.equal(200);
+    const early = await fetch(`${gw.url}/v1/models`);
+    expect(early.status).to.equal(503);
+    expect(early.headers.get('retry-after')).to.equal('1');
+    expect(((await early.json()) as { error: { code: string } }).error.code).to.equal('starting');
+    let ready = 503;
+    while (ready !== 200) {
+      await new Promise((r) => setTimeout(r, 100));
+      ready = (await fetch(`${gw.url}/readyz`)).status;
+    }
+    const after = await fetch(`${gw.url}/readyz`);
+    expect(await after.json()).to.deep.equal({ status: 'ready' });
+  });
+});
