@@ -5,6 +5,7 @@ import type { RuntimeStore } from '../compile/runtime-store.js';
 import type { CompiledRoute } from '../compile/runtime.js';
 import { errors } from '../errors/gateway-error.js';
 import { getModel, limitAnonymous, listModels } from './handlers/discovery.js';
+import { getResponse } from './handlers/get-response.js';
 import { modelCall } from './handlers/model-call.js';
 import { pollJob } from './handlers/poll-job.js';
 import { uploadFile } from './handlers/upload-file.js';
@@ -28,6 +29,7 @@ const handlers: Record<string, Handler> = {
   'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
+  'get-response': (shared) => (ctx) => getResponse(ctx, shared),
   health: () => (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };

@@ -34,7 +34,7 @@ export function decodeResponsesInput(input: unknown): { system: string[]; messag
     } else if (type === 'reasoning') {
       appendAssistantParts(messages, decodeReasoningItem(item));
     } else if (type === 'item_reference') {
-      throw errors.invalidRequest(`${path}: item_reference is not supported; pass the items themselves (the gateway keeps no conversation state).`, 'unsupported_input_item');
+      throw errors.invalidRequest(`${path}: item_reference '${String(item.id)}' names no stored item for this key.`, 'item_not_found', { param: `${path}.id` });
     } else {
       throw errors.invalidRequest(`${path}: input item type '${String(type)}' is not supported.`, 'unsupported_input_item');
     }
