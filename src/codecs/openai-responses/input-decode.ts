@@ -2,7 +2,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-messages.js';
 import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
-import { packReasoningData } from './reasoning-data.js';
+import { openSealedThinking, packReasoningData } from './reasoning-data.js';
 
 /**
  * Decodes a Responses `input` (a string, or a list of items) into system text and turns.
@@ -98,6 +98,10 @@ function decodeCallOutput(item: JsonObject, path: string, callNames: Map<string,
  * redacted_thinking part holding the id and encrypted content (see reasoning-data.ts).
  */
 export function decodeReasoningItem(item: JsonObject): Part[] {
+  const encryptedContent = readString(item.encrypted_content);
+  // Signed thinking the gateway sealed comes back whole: exact texts and signatures.
+  const sealed = encryptedContent !== undefined ? openSealedThinking(encryptedContent) : undefined;
+  if (sealed !== undefined) return sealed;
   const parts: Part[] = [];
   for (const entry of [...asArray(item.summary), ...asArray(item.content)]) {
     const text = isRecord(entry) ? readString(entry.text) : undefined;
