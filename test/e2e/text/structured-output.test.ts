@@ -4,8 +4,10 @@
  * `response_format` must still get the schema, in each upstream dialect's own wire form.
  */
 import { expect } from 'chai';
+import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { makeOpenAiClient } from './support/chat-client.js';
 import { cell, useTextGateway } from './support/harness.js';
+import { makeAnthropicClient } from './support/messages-client.js';
 import { TEXT_QUESTION } from './support/scenario.js';
 
 type Obj = Record<string, unknown>;
@@ -61,6 +63,16 @@ describe('structured output reaches every dialect under its own name', () => {
     expect(response.headers.get('x-gateway-dropped-params')).to.equal(null);
     expect(h.fakes.anthropic.last().body.max_tokens).to.equal(321);
   });
+
+  for (const [field, value] of [['output_config', { format: { type: 'json_schema', schema: SCHEMA } }], ['output_format', { type: 'json_schema', schema: SCHEMA }]] as const) {
+    cell(h, `messages client ${field} -> OpenAI chat upstream: response_format.json_schema`, async () => {
+      h.fakes.chat.enqueue({ fixture: 'text' });
+      await makeAnthropicClient(h.gw).messages.create({
+        model: 'openai/gpt-4.1-mini', max_tokens: 200, messages: [{ role: 'user', content: TEXT_QUESTION }], [field]: value,
+      } as unknown as MessageCreateParamsNonStreaming);
+      expect(h.fakes.chat.last().body.response_format).to.deep.equal({ type: 'json_schema', json_schema: { name: 'response', schema: SCHEMA } });
+    });
+  }
 
   it('discovery matches a capability by any of its spellings', async () => {
     const res = await fetch(`${h.gw.url}/v1/models?supported_parameters=text,max_output_tokens`, { headers: { authorization: `Bearer ${h.gw.key}` } });
