@@ -6,6 +6,7 @@ import { expect } from 'chai';
 import OpenAI from 'openai';
 import type { Response, ResponseFunctionToolCall } from 'openai/resources/responses/responses';
 import type { TestGateway } from '../../helpers/gateway.js';
+import { deletePrefix, SHARED_REDIS, uniquePrefix } from '../../store/support/redis.js';
 import { bootSandbox, KEY_B, openAiClient } from './helpers.js';
 
 const MODEL = 'sandbox/echo-1';
@@ -108,5 +109,30 @@ describe('e2e sandbox: stored responses (previous_response_id, item_reference)',
     expect(again.output_text).to.equal('Echo: remember me');
     const err = await openAiClient(gw, KEY_B).responses.retrieve(first.id).then(() => undefined, (e: unknown) => e);
     expect(err).to.be.instanceOf(OpenAI.NotFoundError);
+  });
+});
+
+describe('e2e sandbox: stored responses shared through Redis (127.0.0.1:6379)', () => {
+  const prefix = uniquePrefix('responses-e2e');
+  const gateways: TestGateway[] = [];
+  before(async () => {
+    const env = { GATEWAY_STORE_URL: `${SHARED_REDIS}?prefix=${encodeURIComponent(prefix)}` };
+    gateways.push(await bootSandbox(env), await bootSandbox(env));
+  });
+  after(async () => {
+    await Promise.all(gateways.map((g) => g.close()));
+    await deletePrefix(SHARED_REDIS, prefix);
+  });
+
+  it('a turn answered by one instance is continued on another', async () => {
+    const [a, b] = gateways as [TestGateway, TestGateway];
+    const first = await openAiClient(a).responses.create({ model: MODEL, input: 'Weather in Graz? use get_weather', tools: [WEATHER] });
+    const call = callOf(first);
+    const second = await openAiClient(b).responses.create({
+      model: MODEL, previous_response_id: first.id, tools: [WEATHER],
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: 'mild' }],
+    });
+    expect(second.output_text).to.equal('Tool get_weather returned: mild');
+    expect((await openAiClient(b).responses.retrieve(first.id)).id).to.equal(first.id);
   });
 });
