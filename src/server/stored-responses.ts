@@ -39,10 +39,10 @@ export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, s
   const owner = gw.owner;
   const refs = findStoredReferences(gw.body);
   const keepUnknown = entry.provider.spec.type === RESPONSES_SURFACE;
-  const awaitPending = (id: string) => pendingSaves.get(`${owner}:${id}`);
   let body = gw.body;
   if (refs.previousResponseId !== undefined || refs.itemIds.length > 0) {
-    if (refs.previousResponseId !== undefined) await awaitPending(refs.previousResponseId);
+    // Item ids do not name their response, so every save of this key still running is awaited.
+    await Promise.all([...pendingSaves].filter(([key]) => key.startsWith(`${owner}:`)).map(([, done]) => done));
     const previous = refs.previousResponseId !== undefined ? await store.load(owner, refs.previousResponseId) : undefined;
     const items = await store.loadItems(owner, refs.itemIds);
     body = expandStoredReferences(gw.body, previous, items, keepUnknown);

@@ -52,7 +52,7 @@ export function expandStoredReferences(
 ): JsonObject {
   const refs = findStoredReferences(body);
   if (refs.previousResponseId !== undefined && previous === undefined && !keepUnknown) {
-    throw errors.invalidRequest(`previous_response_id: no stored response '${refs.previousResponseId}' for this key (unknown, expired, or stored with store: false).`, 'previous_response_not_found', { param: 'previous_response_id', id: refs.previousResponseId });
+    throw errors.invalidRequest(`previous_response_id: no stored response '${refs.previousResponseId}' for this key (unknown, expired, larger than store.responses.max_bytes, or created with store: false).`, 'previous_response_not_found', { param: 'previous_response_id', id: refs.previousResponseId });
   }
   const input = listInputItems(body.input).map((item, index) => {
     if (item.type !== 'item_reference') return item;
@@ -60,7 +60,7 @@ export function expandStoredReferences(
     const found = items.get(id);
     if (found !== undefined) return found;
     if (keepUnknown) return item;
-    throw errors.invalidRequest(`input[${index}]: item_reference '${id}' names no stored item for this key (unknown, expired, or its response was stored with store: false).`, 'item_not_found', { param: `input[${index}].id`, id });
+    throw errors.invalidRequest(`input[${index}]: item_reference '${id}' names no stored item for this key (unknown, expired, or its response was not stored: store: false or larger than store.responses.max_bytes).`, 'item_not_found', { param: `input[${index}].id`, id });
   });
   const out: JsonObject = { ...body, input: [...(previous ? listConversationItems(previous) : []), ...input] };
   if (previous !== undefined || !keepUnknown) delete out.previous_response_id;
