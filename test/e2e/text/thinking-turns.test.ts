@@ -39,6 +39,25 @@ describe('thinking across turns: OpenAI-format clients on Claude', () => {
     expect(h.fakes.anthropic.requests[1]!.body).to.not.have.property('thinking');
   });
 
+  cell(h, 'chat client sending OpenRouter-style reasoning_details back: the signed block returns verbatim', async () => {
+    h.fakes.anthropic.enqueue({ fixture: 'thinking-tool-call' }, { fixture: 'tool-final' });
+    const client = makeOpenAiClient(h.gw);
+    const messages: ChatCompletionMessageParam[] = [{ role: 'user', content: TOOL_QUESTION }];
+    const first = await client.chat.completions.create({ model: MODEL, messages, tools: CHAT_TOOLS, reasoning_effort: 'high' });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    const assistant = {
+      role: 'assistant', content: null, tool_calls: [call],
+      reasoning_details: [{ type: 'reasoning.text', text: THINKING.text, signature: THINKING.anthropicSignature, format: 'anthropic-claude-v1' }],
+    } as unknown as ChatCompletionMessageParam;
+    const second = await client.chat.completions.create({
+      model: MODEL, tools: CHAT_TOOLS, reasoning_effort: 'high',
+      messages: [...messages, assistant, { role: 'tool', tool_call_id: call.id, content: TOOL_RESULT }],
+    });
+    expect(second.choices[0]!.message.content).to.equal(ANSWERS.toolFinal);
+    expect(h.fakes.anthropic.requests[1]!.body.thinking).to.not.equal(undefined);
+    expect(lastAssistant(1)[0]).to.deep.equal(SIGNED_BLOCK);
+  });
+
   for (const streamed of [false, true]) {
     cell(h, `responses client passing output items back (store: false): the signed block returns verbatim, thinking stays on (${streamed ? 'streamed' : 'plain'})`, async () => {
       h.fakes.anthropic.enqueue({ fixture: 'thinking-tool-call' }, { fixture: 'tool-final' });
