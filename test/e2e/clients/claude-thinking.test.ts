@@ -9,7 +9,9 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { tool as langchainTool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
+import { Agent, OpenAIResponsesModel, run, setTracingDisabled, tool as agentTool } from '@openai/agents';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
+import OpenAI from 'openai';
 import { expect } from 'chai';
 import { z } from 'zod';
 import { cell, useTextGateway } from '../text/support/harness.js';
@@ -73,5 +75,22 @@ describe('e2e clients: reasoning + tools on Claude through OpenAI-format clients
     const second = await model.invoke([new HumanMessage(TOOL_QUESTION), first, new ToolMessage({ content: TOOL_RESULT, tool_call_id: call.id! })]);
     expect(second.text).to.equal(ANSWERS.toolFinal);
     expect(h.fakes.anthropic.requests[0]!.body.thinking, 'the first turn thinks').to.not.equal(undefined);
+  });
+
+  cell(h, 'OpenAI Agents SDK agent with reasoning and a tool: thinking stays on and goes back verbatim', async () => {
+    h.fakes.anthropic.enqueue({ fixture: 'thinking-tool-call' }, { fixture: 'tool-final' });
+    setTracingDisabled(true);
+    const weather = agentTool({
+      name: WEATHER_TOOL.name,
+      description: WEATHER_TOOL.description,
+      parameters: z.object({ city: z.string(), unit: z.enum(['celsius', 'fahrenheit']) }),
+      execute: async () => TOOL_RESULT,
+    });
+    const client = new OpenAI({ baseURL: `${h.gw.url}/v1`, apiKey: h.gw.key, maxRetries: 0 });
+    const agent = new Agent({ name: 'Weather', instructions: 'Answer weather questions.', model: new OpenAIResponsesModel(client, MODEL), modelSettings: { reasoning: { effort: 'high' } }, tools: [weather] });
+    const result = await run(agent, TOOL_QUESTION);
+    expect(result.finalOutput).to.equal(ANSWERS.toolFinal);
+    expect(h.fakes.anthropic.requests[1]!.body.thinking).to.not.equal(undefined);
+    expect(lastAssistant(1)[0]).to.deep.equal({ type: 'thinking', thinking: THINKING.text, signature: THINKING.anthropicSignature });
   });
 });
