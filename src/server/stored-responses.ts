@@ -50,12 +50,13 @@ export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, s
   if (gw.body.store === false) return { body, wrap: (s) => s, finish: async () => undefined };
   const previousId = refs.previousResponseId ?? null;
   const input = listInputItems(body.input);
+  const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
   const save = (response: JsonObject): void => {
     const id = typeof response.id === 'string' ? response.id : undefined;
     if (id === undefined || !['completed', 'incomplete'].includes(String(response.status))) return;
     const key = `${owner}:${id}`;
     // A failed save only means a later reference to it is a 400; the answer itself is unaffected.
-    const done = store.save(owner, { id, input, response }).catch(() => false).finally(() => pendingSaves.delete(key));
+    const done = store.save(owner, { id, input, ...(messages.length > 0 ? { messages } : {}), response }).catch(() => false).finally(() => pendingSaves.delete(key));
     pendingSaves.set(key, done);
   };
   const stamp = (response: JsonObject): void => {

@@ -14,6 +14,8 @@ export interface StoredResponse {
   id: string;
   /** The request's input items, references already resolved (the whole conversation so far). */
   input: StoredJson[];
+  /** Chat-style `messages` the request sent beside `input` (SPEC 4.4), which come first. */
+  messages?: StoredJson[];
   /** The response object as the client received it. */
   response: StoredJson;
 }

@@ -15,7 +15,7 @@ export interface StoredReferences {
 }
 
 /** A stored response as the expansion needs it. */
-export interface PreviousTurn { input: JsonObject[]; response: JsonObject }
+export interface PreviousTurn { input: JsonObject[]; messages?: JsonObject[]; response: JsonObject }
 
 /** The references a Responses body makes; empty when it makes none. */
 export function findStoredReferences(body: JsonObject): StoredReferences {
@@ -63,6 +63,10 @@ export function expandStoredReferences(
     throw errors.invalidRequest(`input[${index}]: item_reference '${id}' names no stored item for this key (unknown, expired, or its response was not stored: store: false or larger than store.responses.max_bytes).`, 'item_not_found', { param: `input[${index}].id`, id });
   });
   const out: JsonObject = { ...body, input: [...(previous ? listConversationItems(previous) : []), ...input] };
+  // Chat-style messages are decoded before `input`, so the previous turn's ones lead.
+  if (previous?.messages !== undefined && previous.messages.length > 0) {
+    out.messages = [...previous.messages, ...(Array.isArray(body.messages) ? body.messages : [])];
+  }
   if (previous !== undefined || !keepUnknown) delete out.previous_response_id;
   return out;
 }

@@ -54,6 +54,14 @@ describe('e2e sandbox: stored responses (previous_response_id, item_reference)',
     expect(three.usage!.input_tokens).to.be.greaterThan(two.usage!.input_tokens).and.greaterThan(one.usage!.input_tokens);
   });
 
+  it('keeps chat-style messages of a stored turn (SPEC 4.4 messages beside input)', async () => {
+    const first = await client.responses.create({ model: MODEL, messages: [{ role: 'user', content: 'via messages' }] } as unknown as Parameters<typeof client.responses.create>[0] & { stream?: false });
+    const withoutMessages = await client.responses.create({ model: MODEL, input: [{ role: 'assistant', content: first.output_text }, { role: 'user', content: 'next' }] });
+    const next = await client.responses.create({ model: MODEL, previous_response_id: first.id, input: 'next' });
+    expect(next.output_text).to.equal('Echo: next');
+    expect(next.usage!.input_tokens, 'the first turn\'s user message is part of the prompt').to.be.greaterThan(withoutMessages.usage!.input_tokens);
+  });
+
   it('resolves item_reference input items to the stored items', async () => {
     const first = await client.responses.create({ model: MODEL, input: 'Weather in Oslo? use get_weather', tools: [WEATHER] });
     const call = callOf(first);
