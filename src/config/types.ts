@@ -108,7 +108,12 @@ export interface GatewayConfig {
     anonymous_discovery: { requests: number; window_seconds: number };
     fetch?: { allow_private: boolean; max_bytes: number; timeout_ms: number };
   };
-  store: { url: string; on_error: 'open' | 'closed' };
+  store: {
+    url: string;
+    on_error: 'open' | 'closed';
+    /** Stored Responses: seconds kept, largest record, memory total (defaults in server/services.ts). */
+    responses?: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number };
+  };
   files: { dir: string; default_provider: string; max_bytes: number };
   realtime: { secret?: string; url_ttl_seconds: number };
   providers: Record<string, ProviderSpec>;

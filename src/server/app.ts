@@ -6,6 +6,7 @@ import type { CompiledRoute, Runtime } from '../compile/runtime.js';
 import { configDefaults } from '../config/defaults.js';
 import { errors } from '../errors/gateway-error.js';
 import { getModel, limitAnonymous, listModels } from './handlers/discovery.js';
+import { getResponse } from './handlers/get-response.js';
 import { modelCall } from './handlers/model-call.js';
 import { pollJob } from './handlers/poll-job.js';
 import { readiness } from './handlers/readiness.js';
@@ -36,6 +37,7 @@ const handlers: Record<string, Handler> = {
   'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
+  'get-response': (shared) => (ctx) => getResponse(ctx, shared),
   health: () => (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };

@@ -1,4 +1,5 @@
 import type { CompiledRoute, ModelEntry } from '../compile/runtime.js';
+import { listsCapability } from '../codecs/shared/parameter-spellings.js';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
 import type { GatewayState } from './state.js';
@@ -19,14 +20,15 @@ const GATEWAY_FIELDS = new Set(['max_budget_usd']);
 /**
  * Splits off the tunable parameters the model does not accept (see
  * CompiledRoute.tunableParameters). Payload and unknown fields are always kept; a model that
- * lists no parameters accepts all.
+ * lists no parameters accepts all. A field is kept when the model lists its capability under any
+ * spelling (responses `text` == chat `response_format`, see codecs/shared/parameter-spellings.ts).
  */
 export function dropUnsupported(body: Record<string, unknown>, entry: ModelEntry, route: CompiledRoute): { body: Record<string, unknown>; dropped: string[] } {
   if (entry.parameters.size === 0) return { body, dropped: [] };
   const dropped: string[] = [];
   const kept: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
-    if (!route.tunableParameters.has(k) || entry.parameters.has(k) || GATEWAY_FIELDS.has(k)) kept[k] = v;
+    if (!route.tunableParameters.has(k) || listsCapability(entry.parameters, k) || GATEWAY_FIELDS.has(k)) kept[k] = v;
     else dropped.push(k);
   }
   return dropped.length === 0 ? { body, dropped } : { body: kept, dropped };

@@ -14,6 +14,9 @@ import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Logger } from 'pino';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
+import { createMemoryResponseStore } from '../store/response-store-memory.js';
+import { createRedisResponseStore } from '../store/response-store-redis.js';
+import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -26,6 +29,8 @@ export interface SharedServices {
   realtimeSecret: string;
   /** Request lifecycle events (access log, metrics, traces and the ledger subscribe). */
   events: RequestEvents;
+  /** Stored Responses (`previous_response_id`, `item_reference`), per key. */
+  responses: ResponseStore;
   close(): Promise<void>;
 }
 
@@ -54,6 +59,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ledger: createMemorySpendLedger(),
     fileRecords: createMemoryRecordStore<FileRecord>() as RecordStore<FileRecord>,
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
+    responses: createMemoryResponseStore(responseStoreLimits(config.store.responses)),
   };
   if (!/^rediss?:\/\//.test(config.store.url)) {
     return {
@@ -62,6 +68,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       ledger: memory.ledger,
       files: createLocalFileStore(filesDir, memory.fileRecords),
       jobs: createJobStore(memory.jobRecords),
+      responses: memory.responses,
       close: async () => undefined,
     };
   }
@@ -82,6 +89,13 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ledger,
     files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
+    responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
     close: () => conn.close(),
   };
+}
+
+/** gateway.yaml `store.responses` over the defaults. */
+function responseStoreLimits(spec: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number } | undefined): ResponseStoreLimits {
+  const d = DEFAULT_RESPONSE_STORE_LIMITS;
+  return { ttlSeconds: spec?.ttl_s ?? d.ttlSeconds, maxBytes: spec?.max_bytes ?? d.maxBytes, maxTotalBytes: spec?.max_total_bytes ?? d.maxTotalBytes };
 }

@@ -36,6 +36,7 @@ export const anthropicMessagesBehavior: DialectBehavior = {
     if (headers['anthropic-version'] === '2026-10-21') {
       for (const field of ['temperature', 'top_p', 'top_k']) if (field in (body as object)) findings.push(`/${field} is not supported under anthropic-version 2026-10-21`);
     }
+    findings.push(...checkThinkingTurn(body as Record<string, unknown>));
     return findings;
   },
   isStream: (body) => body.stream === true,
@@ -43,3 +44,16 @@ export const anthropicMessagesBehavior: DialectBehavior = {
   streamErrorEvent: (message) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`,
   responseHeaders: () => ({ 'request-id': `req_${randomBytes(12).toString('hex')}` }),
 };
+
+/**
+ * Anthropic's extended-thinking rule: with thinking on, the last assistant turn that holds
+ * tool_use must start with a thinking (or redacted_thinking) block; the real API answers 400.
+ */
+function checkThinkingTurn(body: Record<string, unknown>): string[] {
+  const thinking = body.thinking as { type?: string } | undefined;
+  if (!thinking || thinking.type === 'disabled' || !Array.isArray(body.messages)) return [];
+  const last = (body.messages as Array<{ role?: string; content?: unknown }>).findLast((m) => m.role === 'assistant');
+  if (!last || !Array.isArray(last.content) || !last.content.some((b: { type?: string }) => b?.type === 'tool_use')) return [];
+  const first = (last.content[0] as { type?: string } | undefined)?.type;
+  return first === 'thinking' || first === 'redacted_thinking' ? [] : ['/messages: with thinking enabled, a final assistant message must start with a thinking block (found ' + String(first) + ')'];
+}

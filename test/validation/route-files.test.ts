@@ -24,6 +24,7 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'video-generations-get.yaml': { method: 'GET', path: '/v1/video/generations/:id', auth: 'key', handler: 'poll-job', operation: 'video.generations.poll' },
   'health.yaml': { method: 'GET', path: '/healthz', auth: 'none', handler: 'health', operation: 'health' },
   'readyz.yaml': { method: 'GET', path: '/readyz', auth: 'none', handler: 'readiness', operation: 'readiness' },
+  'responses-get.yaml': { method: 'GET', path: '/v1/responses/:id', auth: 'key', handler: 'get-response', operation: 'responses.get' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
@@ -50,7 +51,7 @@ describe('routes/*.yaml', () => {
   const meta = createEngineAjv().compile(JSON.parse(readFileSync(ROUTE_META_SCHEMA, 'utf8')) as object);
 
   describe('catalog', () => {
-    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health and readiness extensions', () => {
+    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness and stored-response extensions', () => {
       expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
     });
 

@@ -40,7 +40,8 @@ export function decodeMessagesRequest(body: Record<string, unknown>): Conversati
   }
   const reasoning = decodeReasoning(body);
   if (reasoning) conversation.reasoning = reasoning;
-  const format = decodeOutputFormat(body.output_config);
+  // `output_format` is the structured-outputs beta's spelling (structured-outputs-2025-11-13) of output_config.format.
+  const format = decodeOutputFormat(isRecord(body.output_config) && body.output_config.format !== undefined ? body.output_config : { format: body.output_format });
   if (format) conversation.responseFormat = format;
   if (isRecord(body.metadata)) {
     const user = readString(body.metadata.user_id);
@@ -139,7 +140,8 @@ function decodeToolChoice(choice: Record<string, unknown>): { choice: ToolChoice
 }
 
 function decodeOutputFormat(config: unknown): ResponseFormat | undefined {
-  if (!isRecord(config) || !isRecord(config.format)) return undefined;
+  if (!isRecord(config) || config.format === undefined || config.format === null) return undefined;
+  if (!isRecord(config.format)) throw errors.invalidRequest('output_config.format must be an object.', 'invalid_parameter', { param: 'output_config.format' });
   if (config.format.type === 'json_schema' && isRecord(config.format.schema)) return { type: 'json_schema', schema: config.format.schema };
   throw errors.invalidRequest(`Unsupported output_config.format type '${String(config.format.type)}'.`, 'invalid_parameter', { param: 'output_config.format' });
 }

@@ -53,9 +53,13 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
   }
   if (conversation.stop && conversation.stop.length > 0 && allowsParameter(target, 'stop', 'stop_sequences')) body.stop_sequences = conversation.stop;
 
+  const messages = body.messages as AnthropicMessageParam[];
   const reasoning = allowsParameter(target, 'reasoning', 'reasoning_effort', 'thinking')
     ? encodeReasoning(conversation.reasoning, target.options.thinking_mode, maxTokens)
     : {};
+  // Thinking the client did not hand back cannot be invented: rather than a certain 400, this
+  // one request runs without thinking (the client's next fresh turn thinks again).
+  if (thinkingOn(reasoning.thinking) && !carriesThinkingForToolUse(messages)) delete reasoning.thinking;
   if (reasoning.thinking) body.thinking = reasoning.thinking;
   const outputConfig: AnthropicOutputConfig = {};
   if (reasoning.effort) outputConfig.effort = reasoning.effort;
@@ -74,6 +78,19 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
 
 function thinkingOn(thinking: Record<string, unknown> | undefined): boolean {
   return thinking !== undefined && thinking.type !== 'disabled';
+}
+
+/**
+ * Anthropic's rule with thinking on: the last assistant turn, when it holds tool_use blocks (the
+ * tool loop in progress), must start with a thinking or redacted_thinking block, else the API
+ * answers 400 (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking#preserving-thinking-blocks).
+ * True when the conversation satisfies it (or has no such turn).
+ */
+export function carriesThinkingForToolUse(messages: readonly AnthropicMessageParam[]): boolean {
+  const last = messages.findLast((m) => m.role === 'assistant');
+  if (!last || !last.content.some((b) => b.type === 'tool_use')) return true;
+  const first = last.content[0];
+  return first?.type === 'thinking' || first?.type === 'redacted_thinking';
 }
 
 /**

@@ -11,7 +11,10 @@
  * This lets multi-turn tool use with Anthropic extended thinking round-trip through chat
  * clients: Anthropic requires the signed thinking blocks of the last assistant turn back
  * unmodified (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
- * Upstream responses are also read from `reasoning` (OpenRouter's name for the same text).
+ * Upstream responses are also read from `reasoning` (OpenRouter's name for the same text), and
+ * OpenRouter's `reasoning_details` (`reasoning.text` {text, signature}, `reasoning.encrypted`
+ * {data}, `reasoning.summary` {summary}) is read wherever `thinking_blocks` is: clients built for
+ * OpenRouter send their signed reasoning back in that spelling.
  */
 import type { Part, RedactedThinkingPart, ThinkingPart } from '../internal.js';
 import { isRecord, readString } from '../shared/json.js';
@@ -32,10 +35,25 @@ export function readThinkingFields(message: Record<string, unknown>): Array<Thin
     }
     if (parts.length > 0) return parts;
   }
+  if (Array.isArray(message.reasoning_details)) {
+    const parts = readReasoningDetails(message.reasoning_details);
+    if (parts.length > 0) return parts;
+  }
   const text = readString(message.reasoning_content) ?? readString(message.reasoning);
   if (!text) return [];
   const signature = readString(message.reasoning_signature);
   return [{ type: 'thinking', text, ...(signature ? { signature } : {}) }];
+}
+
+function readReasoningDetails(details: unknown[]): Array<ThinkingPart | RedactedThinkingPart> {
+  return details.flatMap((detail): Array<ThinkingPart | RedactedThinkingPart> => {
+    if (!isRecord(detail)) return [];
+    if (detail.type === 'reasoning.encrypted' && typeof detail.data === 'string') return [{ type: 'redacted_thinking', data: detail.data }];
+    const text = detail.type === 'reasoning.text' ? readString(detail.text) : detail.type === 'reasoning.summary' ? readString(detail.summary) : undefined;
+    if (text === undefined) return [];
+    const signature = readString(detail.signature);
+    return [{ type: 'thinking', text, ...(signature ? { signature } : {}) }];
+  });
 }
 
 /** The chat form of one thinking part. */

@@ -2,7 +2,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-messages.js';
 import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
-import { packReasoningData } from './reasoning-data.js';
+import { openSealedThinking, packReasoningData } from './reasoning-data.js';
 
 /**
  * Decodes a Responses `input` (a string, or a list of items) into system text and turns.
@@ -34,7 +34,7 @@ export function decodeResponsesInput(input: unknown): { system: string[]; messag
     } else if (type === 'reasoning') {
       appendAssistantParts(messages, decodeReasoningItem(item));
     } else if (type === 'item_reference') {
-      throw errors.invalidRequest(`${path}: item_reference is not supported; pass the items themselves (the gateway keeps no conversation state).`, 'unsupported_input_item');
+      throw errors.invalidRequest(`${path}: item_reference '${String(item.id)}' names no stored item for this key.`, 'item_not_found', { param: `${path}.id` });
     } else {
       throw errors.invalidRequest(`${path}: input item type '${String(type)}' is not supported.`, 'unsupported_input_item');
     }
@@ -98,6 +98,10 @@ function decodeCallOutput(item: JsonObject, path: string, callNames: Map<string,
  * redacted_thinking part holding the id and encrypted content (see reasoning-data.ts).
  */
 export function decodeReasoningItem(item: JsonObject): Part[] {
+  const encryptedContent = readString(item.encrypted_content);
+  // Signed thinking the gateway sealed comes back whole: exact texts and signatures.
+  const sealed = encryptedContent !== undefined ? openSealedThinking(encryptedContent) : undefined;
+  if (sealed !== undefined) return sealed;
   const parts: Part[] = [];
   for (const entry of [...asArray(item.summary), ...asArray(item.content)]) {
     const text = isRecord(entry) ? readString(entry.text) : undefined;

@@ -1,3 +1,4 @@
+import type { ThinkingPart } from '../internal.js';
 import { makeSyntheticReasoningId } from './ids.js';
 
 /**
@@ -21,4 +22,32 @@ export function unpackReasoningData(data: string): { id?: string; encrypted: str
   const match = /^(rs_[A-Za-z0-9_-]+):(.+)$/s.exec(data);
   if (match === null) return { encrypted: data };
   return { id: match[1], encrypted: match[2] as string };
+}
+
+/**
+ * Signed thinking (Anthropic thinking blocks, Gemini thought signatures) has no Responses field of
+ * its own, yet the provider needs it back verbatim on the next turn of a tool loop. It travels in
+ * the reasoning item's `encrypted_content`, which clients already echo back unchanged: the exact
+ * blocks as `gwthink1.<base64url JSON>`. Opaque to clients, like OpenAI's own encrypted content.
+ */
+const SEALED_PREFIX = 'gwthink1.';
+
+/** Seals signed thinking parts into one `encrypted_content` value. */
+export function sealThinking(parts: readonly ThinkingPart[]): string {
+  const blocks = parts.map((p) => ({ t: p.text, ...(p.signature !== undefined ? { s: p.signature } : {}) }));
+  return SEALED_PREFIX + Buffer.from(JSON.stringify(blocks)).toString('base64url');
+}
+
+/** The thinking parts sealed in `encrypted`, or undefined when it is not a gateway seal. */
+export function openSealedThinking(encrypted: string): ThinkingPart[] | undefined {
+  if (!encrypted.startsWith(SEALED_PREFIX)) return undefined;
+  try {
+    const blocks = JSON.parse(Buffer.from(encrypted.slice(SEALED_PREFIX.length), 'base64url').toString('utf8')) as unknown;
+    if (!Array.isArray(blocks)) return undefined;
+    return blocks.flatMap((b: { t?: unknown; s?: unknown }) => (typeof b?.t === 'string'
+      ? [{ type: 'thinking' as const, text: b.t, ...(typeof b.s === 'string' ? { signature: b.s } : {}) }]
+      : []));
+  } catch {
+    return undefined;
+  }
 }

@@ -1,4 +1,4 @@
-import type { Part } from '../internal.js';
+import type { Part, ThinkingPart } from '../internal.js';
 import { unpackReasoningData } from './reasoning-data.js';
 
 /** One OpenAI reasoning item rebuilt from internal parts. */
@@ -8,6 +8,8 @@ export interface ReasoningGroup {
   encrypted?: string;
   /** The OpenAI item id packed with the encrypted content, when there was one. */
   id?: string;
+  /** Signed thinking parts of the group (kept whole, see reasoning-data.ts sealThinking). */
+  signed?: ThinkingPart[];
 }
 
 /**
@@ -22,9 +24,11 @@ export function groupAssistantParts(parts: Part[]): Array<Part | ReasoningGroup>
     if (part.type === 'thinking') {
       open ??= { summaries: [] };
       if (part.text.length > 0) open.summaries.push(part.text);
+      if (part.signature !== undefined) (open.signed ??= []).push(part);
       if (out[out.length - 1] !== open) out.push(open);
     } else if (part.type === 'redacted_thinking') {
-      const group: ReasoningGroup = open ?? { summaries: [] };
+      // Signed thinking is sealed whole (reasoning-data.ts), so redacted data after it is an item of its own.
+      const group: ReasoningGroup = open !== undefined && open.signed === undefined ? open : { summaries: [] };
       const { id, encrypted } = unpackReasoningData(part.data);
       group.encrypted = encrypted;
       if (id !== undefined) group.id = id;

@@ -1,6 +1,7 @@
 import type { Conversation, FinishReason, Part, Usage } from '../internal.js';
 import { makeItemId, makeSyntheticReasoningId } from './ids.js';
 import type { JsonObject } from '../shared/json.js';
+import { sealThinking } from './reasoning-data.js';
 import { groupAssistantParts, isReasoningGroup, type ReasoningGroup } from './reasoning-items.js';
 import { encodeTextFormat, encodeToolChoice, encodeTools } from './tools.js';
 
@@ -80,9 +81,11 @@ export function makeOutputText(text: string): JsonObject {
 
 /** A reasoning output item; encrypted content from non-OpenAI sources gets a data-derived id. */
 export function makeReasoningItem(group: ReasoningGroup, fallbackId: string): JsonObject {
-  const id = group.id ?? (group.encrypted !== undefined ? makeSyntheticReasoningId(group.encrypted) : fallbackId);
+  // Without OpenAI encrypted content, signed thinking (Anthropic, Gemini) rides sealed in its place.
+  const encrypted = group.encrypted ?? (group.signed !== undefined ? sealThinking(group.signed) : undefined);
+  const id = group.id ?? (encrypted !== undefined ? makeSyntheticReasoningId(encrypted) : fallbackId);
   const item: JsonObject = { id, type: 'reasoning', summary: group.summaries.map((text) => ({ type: 'summary_text', text })) };
-  if (group.encrypted !== undefined) item.encrypted_content = group.encrypted;
+  if (encrypted !== undefined) item.encrypted_content = encrypted;
   return item;
 }
 

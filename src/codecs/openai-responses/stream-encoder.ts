@@ -2,7 +2,7 @@ import type { CodecError, SseFrame, StreamEncoder } from '../codec.js';
 import type { BlockStart, Conversation, FinishReason, StreamEvent, Usage } from '../internal.js';
 import { makeItemId, makeRandomSuffix, makeSyntheticReasoningId, toResponseId } from './ids.js';
 import type { JsonObject } from '../shared/json.js';
-import { unpackReasoningData } from './reasoning-data.js';
+import { sealThinking, unpackReasoningData } from './reasoning-data.js';
 import { describeFinish, makeOutputText, renderResponseObject, type ResponseSnapshot } from './response-object.js';
 
 /** One internal block being streamed as one Responses output item. */
@@ -12,6 +12,8 @@ interface OpenItem {
   itemId: string;
   text: string;
   summaryStarted: boolean;
+  /** Signature of a thinking block (Anthropic signature_delta), sealed into encrypted_content. */
+  signature?: string;
 }
 
 /**
@@ -153,8 +155,14 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       frames.push(this.frame('response.reasoning_summary_text.delta', { ...where, summary_index: 0, delta: delta.text }));
       return frames;
     }
-    // Signature deltas have no Responses equivalent (only OpenAI's own encrypted items round-trip).
+    if (delta.type === 'signature' && item.block.type === 'thinking') item.signature = (item.signature ?? '') + delta.signature;
     return [];
+  }
+
+  /** `encrypted_content` for a signed thinking block (reasoning-data.ts), else nothing. */
+  private sealed(item: OpenItem): JsonObject {
+    if (item.signature === undefined) return {};
+    return { encrypted_content: sealThinking([{ type: 'thinking', text: item.text, signature: item.signature }]) };
   }
 
   /** An item cut off by a failure: what was streamed so far, status `incomplete`. */
@@ -187,8 +195,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
       const part = { type: 'summary_text', text: item.text };
       frames.push(this.frame('response.reasoning_summary_text.done', { ...where, summary_index: 0, text: item.text }));
       frames.push(this.frame('response.reasoning_summary_part.done', { ...where, summary_index: 0, part }));
-      done = { ...previous, summary: [part] };
-    } else done = previous;
+      done = { ...previous, summary: [part], ...this.sealed(item) };
+    } else if (item.block.type === 'thinking') done = { ...previous, ...this.sealed(item) };
+    else done = previous;
     this.output[item.outputIndex] = done;
     frames.push(this.frame('response.output_item.done', { output_index: item.outputIndex, item: done }));
     return frames;

@@ -1,33 +1,38 @@
 import type { DialectTarget } from '../codec.js';
 import { allowsParameter } from '../shared/parameters.js';
+import { PARAMETER_SPELLINGS, type Capability } from '../shared/parameter-spellings.js';
 
 /**
- * The catalog's `parameters` list uses client-facing names (SPEC field names, OpenRouter style).
- * One internal setting may be spelled several ways by clients, so each setting is sent upstream
- * when ANY of its spellings is in `target.supportedParameters`; otherwise it is left out.
+ * Internal settings -> the capability (shared/parameter-spellings.ts) whose spellings the catalog's
+ * `parameters` list may use. A setting is sent upstream when ANY spelling is listed.
  */
-export const PARAMETER_ALIASES = {
-  temperature: ['temperature'],
-  topP: ['top_p'],
-  topK: ['top_k'],
-  maxOutputTokens: ['max_output_tokens', 'max_tokens', 'max_completion_tokens'],
-  stop: ['stop', 'stop_sequences'],
-  tools: ['tools'],
-  toolChoice: ['tool_choice'],
-  parallelToolCalls: ['parallel_tool_calls'],
-  reasoning: ['reasoning', 'reasoning_effort'],
-  responseFormat: ['response_format', 'structured_outputs', 'text'],
-  user: ['user'],
-  metadata: ['metadata'],
-} as const satisfies Record<string, readonly string[]>;
+const SETTING_CAPABILITY = {
+  temperature: 'temperature',
+  topP: 'top_p',
+  topK: 'top_k',
+  maxOutputTokens: 'max_output_tokens',
+  stop: 'stop',
+  tools: 'tools',
+  toolChoice: 'tool_choice',
+  parallelToolCalls: 'parallel_tool_calls',
+  reasoning: 'reasoning',
+  responseFormat: 'response_format',
+  user: 'user',
+  metadata: 'metadata',
+} as const satisfies Record<string, Capability>;
 
 /** An internal setting whose sending depends on the model's supported parameters. */
-export type FilteredSetting = keyof typeof PARAMETER_ALIASES;
+export type FilteredSetting = keyof typeof SETTING_CAPABILITY;
+
+/** Every client-facing spelling of each internal setting (from the one spellings table). */
+export const PARAMETER_ALIASES: { readonly [S in FilteredSetting]: readonly string[] } = Object.fromEntries(
+  Object.entries(SETTING_CAPABILITY).map(([setting, cap]) => [setting, PARAMETER_SPELLINGS[cap]]),
+) as unknown as { readonly [S in FilteredSetting]: readonly string[] };
 
 /**
  * True when the model accepts the setting under any of its client-facing names. An empty set
  * (catalog lists no parameters) reads as unrestricted, like every other dialect (shared/parameters).
  */
 export function supportsSetting(target: DialectTarget, setting: FilteredSetting): boolean {
-  return allowsParameter(target, ...PARAMETER_ALIASES[setting]);
+  return allowsParameter(target, SETTING_CAPABILITY[setting]);
 }

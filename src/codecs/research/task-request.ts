@@ -13,6 +13,8 @@ export interface TaskInputRules {
  * Body of a text task endpoint (research runs SPEC 4.10, robotics sessions SPEC 4.11) -> internal
  * form: `messages` (SPEC 2.3 chat messages) first, then `input` (a string, or an array of chat
  * messages); `instructions` is the first system text; `max_output_tokens` caps the answer.
+ * These surfaces have no `stream` field (SPEC 2.8, 4.10, 4.11): the answer is always one JSON
+ * object, so a client's `stream: true` is ignored rather than turned into SSE.
  */
 export function decodeTaskRequest(body: Record<string, unknown>, rules: TaskInputRules): Conversation {
   const system: string[] = [];
@@ -30,7 +32,7 @@ export function decodeTaskRequest(body: Record<string, unknown>, rules: TaskInpu
     messages.push(...decoded.messages);
   }
   if (messages.length === 0) throw errors.invalidRequest('The request has no user input: send a non-empty `input`.', 'empty_input');
-  const conversation: Conversation = { model: readString(body.model) ?? '', system, messages, stream: body.stream === true };
+  const conversation: Conversation = { model: readString(body.model) ?? '', system, messages, stream: false };
   const maxOutput = readNumber(body.max_output_tokens);
   if (maxOutput !== undefined) conversation.maxOutputTokens = maxOutput;
   return conversation;

@@ -1,5 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { cacheBody } from '../../compile/catalog.js';
+import { listsCapability } from '../../codecs/shared/parameter-spellings.js';
 import type { CachedBody, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
@@ -23,7 +24,7 @@ export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limite
   if (!decision.allowed) throw errors.rateLimited(decision.retryAfterSeconds, `Anonymous discovery is limited to ${requests} requests per ${window_seconds} s per client; retry later or send an API key.`);
 }
 
-/** GET /v1/models: the list, optionally filtered by `supported_parameters`. */
+/** GET /v1/models: the list, optionally filtered by `supported_parameters` (any spelling of a capability matches). */
 export function listModels(ctx: ParameterizedContext<AppState>): void {
   const { runtime } = ctx.state.gw;
   const filter = String(ctx.query.supported_parameters ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -56,7 +57,7 @@ function filteredList(runtime: Runtime, filter: string[]): CachedBody {
   let c = perRuntime.get(key);
   if (!c) {
     const data = [...runtime.models.values()]
-      .filter((m) => !m.spec.hidden && !m.provider.missing && filter.every((p) => m.parameters.has(p)))
+      .filter((m) => !m.spec.hidden && !m.provider.missing && filter.every((p) => listsCapability(m.parameters, p)))
       .map((m) => m.card);
     c = cacheBody({ object: 'list', data });
     if (perRuntime.size < 256) perRuntime.set(key, c);

@@ -8,6 +8,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { OperationResult } from '../../providers/types.js';
 import { buildCall, dropUnsupported, resolveModel } from '../resolve-model.js';
 import type { SharedServices } from '../services.js';
+import { openStoredResponses } from '../stored-responses.js';
 import type { AppState } from '../state.js';
 import { assertModelAllowed, openKeySpend } from '../steps/key-policy.js';
 import { runTextCall } from '../text-call.js';
@@ -25,14 +26,18 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   const entry = resolveModel(gw);
   gw.record.model = entry.spec.id;
   gw.record.provider = entry.provider.name;
-  const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
+  const stored = await openStoredResponses(gw, entry, shared.responses);
+  const { body, dropped } = dropUnsupported(stored?.body ?? gw.body, entry, gw.route);
   const headers: Record<string, string> = { 'x-gateway-model': entry.spec.id, 'x-gateway-provider': entry.provider.name };
   if (dropped.length > 0) headers['x-gateway-dropped-params'] = dropped.join(',');
   const call = buildCall(gw, entry, body);
   const budgetUsd = readMaxBudget(body);
   // Settlement failures are logged by the store guard; they never fail a delivered answer.
   const hold = openKeySpend(gw.key, gw.owner, shared);
-  if (gw.route.surface) return runTextCall(ctx, gw.route.surface, entry, call, headers, { budgetUsd, hold });
+  if (gw.route.surface) {
+    await runTextCall(ctx, stored?.wrap(gw.route.surface) ?? gw.route.surface, entry, call, headers, { budgetUsd, hold });
+    return stored?.finish(ctx);
+  }
   const operation = entry.provider.impl.operations?.[gw.route.spec.operation];
   if (!operation) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
   const unitRequest: UnitRequest = { body, readFile: (id) => gw.services.files.read(id, gw.owner) };

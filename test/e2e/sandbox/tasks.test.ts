@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { TestGateway } from '../../helpers/gateway.js';
-import { bootSandbox, postJson, type ErrorEnvelope } from './helpers.js';
+import { bootSandbox, KEY_A, postJson, type ErrorEnvelope } from './helpers.js';
 
 const MODEL = 'sandbox/echo-1';
 
@@ -65,5 +65,23 @@ describe('e2e sandbox: tasks', () => {
       expect(res.status).to.equal(400);
       expect(res.body.error.message).to.include('input').and.include('messages');
     });
+  });
+
+  describe('stream: true (no field of the task surfaces, SPEC 2.8, 4.10, 4.11)', () => {
+    for (const [path, object] of [['/v1/research/runs', 'research.run'], ['/v1/robotics/sessions', 'robotics.session']] as const) {
+      it(`${path} answers one JSON object, never SSE`, async () => {
+        const res = await fetch(`${gw.url}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${KEY_A}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: MODEL, input: 'stack the blocks', stream: true }),
+        });
+        expect(res.status).to.equal(200);
+        expect(res.headers.get('content-type')).to.match(/^application\/json/);
+        const body = (await res.json()) as { object: string; status: string; output_text: string };
+        expect(body.object).to.equal(object);
+        expect(body.status).to.equal('completed');
+        expect(body.output_text).to.equal('Echo: stack the blocks');
+      });
+    }
   });
 });
