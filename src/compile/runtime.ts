@@ -68,6 +68,8 @@ export interface Runtime {
   /** Public model list (enabled, not hidden), serialized once. */
   readonly modelList: CachedBody;
   readonly keys: readonly KeyEntry[];
+  /** Operator keys (auth.admin_keys plus auth.admin_keys_env): /metrics and /admin. */
+  readonly adminKeys: readonly KeyEntry[];
   /** Set when no key was configured and one was generated for this process. */
   readonly generatedKey?: string;
 }

@@ -15,8 +15,9 @@ import { errorBoundary } from './steps/error-boundary.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
+import { isMetricsPublic, serveDocs, serveDocsRenderer, serveMetrics, serveOpenApi } from '../observability/handlers.js';
 import { requestContext } from './request-context.js';
-import type { RequestRecord } from './request-record.js';
+import { authenticateAdmin, type AnonymousWhen } from './steps/authenticate-admin.js';
 import { trackRequest } from './steps/track-request.js';
 
 type Handler = (shared: SharedServices) => Middleware<AppState>;
@@ -32,7 +33,14 @@ const handlers: Record<string, Handler> = {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
   },
+  metrics: (shared) => serveMetrics(shared.observability.metrics),
+  openapi: () => serveOpenApi,
+  docs: () => serveDocs,
+  'docs-renderer': () => serveDocsRenderer,
 };
+
+/** Admin routes (`auth: admin`) that config may open to anyone, by handler name. */
+const anonymousWhen: Record<string, AnonymousWhen> = { metrics: isMetricsPublic };
 
 /**
  * Builds the Koa app from the runtime: one router entry per route file, each a fixed chain of
@@ -43,8 +51,9 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   const app = new Koa<AppState>();
   app.proxy = runtime.config.server.trust_proxy;
   app.silent = true;
-  shared.events.subscribe({ finished: accessLogLine(logger) });
+  shared.observability.attach(shared.events, logger);
   app.use(trackRequest(shared.events));
+  app.use(shared.observability.step);
   app.use(errorBoundary(logger));
   const router = new Router<AppState>();
   for (const route of runtime.routes) {
@@ -61,6 +70,7 @@ function stepsOf(route: CompiledRoute, store: RuntimeStore, shared: SharedServic
   const { config } = store.current();
   const steps: Middleware<AppState>[] = [requestContext(route, store, shared)];
   if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
+  if (route.spec.auth === 'admin') steps.push(authenticateAdmin(anonymousWhen[route.spec.handler]));
   if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
   const handler = handlers[route.spec.handler];
   if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
@@ -87,18 +97,3 @@ const decodeEncodedSlashes: Middleware<AppState> = async (ctx, next) => {
   if (/%2f/i.test(ctx.path)) ctx.path = ctx.path.replace(/%2f/gi, '/');
   await next();
 };
-
-/**
- * One log line per request, written when the response has finished (streams included), with
- * the status the client got. No headers, no bodies, so no keys.
- */
-function accessLogLine(logger: Logger): (r: Readonly<RequestRecord>) => void {
-  return (r) => {
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info({
-      id: r.requestId, method: r.method, path: r.path, route: r.route, status: r.status, ms: r.durationMs,
-      key: r.keyName, model: r.model, provider: r.provider, attempts: r.attempts || undefined,
-      cost: r.costUsd, ttfb_ms: r.ttfbMs, aborted: r.clientAborted || undefined,
-    }, 'request');
-  };
-}

@@ -23,6 +23,10 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'models-get.yaml': { method: 'GET', path: '/v1/models/:provider/:model', auth: 'none', handler: 'get-model', operation: 'models.get' },
   'video-generations-get.yaml': { method: 'GET', path: '/v1/video/generations/:id', auth: 'key', handler: 'poll-job', operation: 'video.generations.poll' },
   'health.yaml': { method: 'GET', path: '/healthz', auth: 'none', handler: 'health', operation: 'health' },
+  'metrics.yaml': { method: 'GET', path: '/metrics', auth: 'admin', handler: 'metrics', operation: 'metrics' },
+  'openapi.yaml': { method: 'GET', path: '/openapi.json', auth: 'none', handler: 'openapi', operation: 'openapi' },
+  'docs.yaml': { method: 'GET', path: '/docs', auth: 'none', handler: 'docs', operation: 'docs' },
+  'docs-renderer.yaml': { method: 'GET', path: '/docs/rapidoc-min.js', auth: 'none', handler: 'docs-renderer', operation: 'docs' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
@@ -49,7 +53,7 @@ describe('routes/*.yaml', () => {
   const meta = createEngineAjv().compile(JSON.parse(readFileSync(ROUTE_META_SCHEMA, 'utf8')) as object);
 
   describe('catalog', () => {
-    it('has exactly one file per SPEC 4.1 endpoint plus the poll and health extensions', () => {
+    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, metrics, OpenAPI and docs extensions', () => {
       expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
     });
 
