@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { CompiledRoute } from '../compile/runtime.js';
 import type { RouteSpec } from '../config/types.js';
 
@@ -24,7 +25,7 @@ export function buildOpenApi(routes: readonly CompiledRoute[], options: OpenApiO
   const paths: Record<string, Json> = {};
   const schemas: Json = { ...ERROR_SCHEMAS };
   for (const { spec } of routes) {
-    const stem = spec.file.replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
+    const stem = basename(spec.file).replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
     const { path, parameters } = toOpenApiPath(spec.path);
     const operation: Json = {
       operationId: stem,

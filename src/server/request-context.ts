@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Middleware } from 'koa';
 import { routeKey, type CompiledRoute } from '../compile/runtime.js';
 import type { RuntimeStore } from '../compile/runtime-store.js';
@@ -11,11 +12,13 @@ import type { SharedServices } from './services.js';
  */
 export function requestContext(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState> {
   const key = routeKey(route.spec);
+  // The record names the route by its file name (`chat-completions.yaml`), not the path it was read from.
+  const routeName = basename(route.spec.file);
   return async (ctx, next) => {
     const runtime = store.current();
     const record = ctx.state.record;
     const requestId = record.requestId;
-    record.route = route.spec.file;
+    record.route = routeName;
     record.operation = route.spec.operation;
     const abort = new AbortController();
     ctx.res.once('close', () => {
