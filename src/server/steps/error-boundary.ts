@@ -14,6 +14,8 @@ export function errorBoundary(logger: Logger): Middleware {
     } catch (e) {
       const style: EnvelopeStyle = ctx.state.gw?.route?.spec.envelope ?? (ctx.path.startsWith('/v1/messages') ? 'messages' : 'default');
       const err = toGatewayError(e);
+      // The access log, metrics and traces name what the client got.
+      if (ctx.state.record) ctx.state.record.errorCode = err.code ?? err.type;
       if (err.status >= 500 && !(e instanceof GatewayError)) {
         logger.error({ requestId: ctx.state.gw?.requestId, path: ctx.path, err: { message: (e as Error)?.message } }, 'unhandled error');
       }
