@@ -1,7 +1,8 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { AttemptRecord, RequestListener, RequestRecord } from '../server/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
 import type { BreakerState, ObservabilityHooks } from './hooks.js';
+import { createFastCounter, createFastHistogram, type BoundCounter, type BoundHistogram } from './bound-metrics.js';
 import { createLabelTree, type LabelKey } from './label-tree.js';
 
 /** Prometheus metrics of one gateway process, fed by request lifecycle events. */
@@ -37,22 +38,22 @@ const BREAKER_VALUES: Readonly<Record<BreakerState, number>> = { closed: 0, half
 
 /** Children bound once per (route, operation, model, provider, status, key, requested model) seen. */
 interface RequestChildren {
-  requests: Counter.Internal;
-  duration: Histogram.Internal<string>;
-  cost: Counter.Internal;
-  aborts: Counter.Internal;
+  requests: BoundCounter;
+  duration: BoundHistogram;
+  cost: BoundCounter;
+  aborts: BoundCounter;
   /** GenAI children, present when the request named a model. */
   genAi?: {
-    operationDuration: Histogram.Internal<string>;
-    ttft: Histogram.Internal<string>;
-    input: Histogram.Internal<string>;
-    output: Histogram.Internal<string>;
-    cachedInput: Histogram.Internal<string>;
-    reasoning: Histogram.Internal<string>;
+    operationDuration: BoundHistogram;
+    ttft: BoundHistogram;
+    input: BoundHistogram;
+    output: BoundHistogram;
+    cachedInput: BoundHistogram;
+    reasoning: BoundHistogram;
   };
 }
 
-interface AttemptChildren { attempts: Counter.Internal; retries: Counter.Internal; duration: Histogram.Internal<string> }
+interface AttemptChildren { attempts: BoundCounter; retries: BoundCounter; duration: BoundHistogram }
 
 /** Creates the metrics registry (one per process, not prom-client's global one). */
 export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
@@ -61,17 +62,17 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const keyLabels = options.keyLabel ? ['key'] : [];
   const inFlight = new Set<RequestRecord>();
 
-  const requests = new Counter({ name: 'gateway_requests_total', help: 'Requests answered, by route, operation, model, provider, status the client got and key.', labelNames: ['route', 'operation', 'model', 'provider', 'status', ...keyLabels], registers });
-  const requestDuration = new Histogram({ name: 'gateway_request_duration_seconds', help: 'Time from arrival to the last byte of the response (streams included), by route and status.', labelNames: ['route', 'status'], buckets: REQUEST_DURATION_BUCKETS, registers });
-  const cost = new Counter({ name: 'gateway_cost_usd_total', help: 'Cost of answered requests in USD, by model, provider and key.', labelNames: ['model', 'provider', ...keyLabels], registers });
-  const aborts = new Counter({ name: 'gateway_client_aborts_total', help: 'Requests whose client went away before the response was complete, by route.', labelNames: ['route'], registers });
+  const requests = createFastCounter(registry, { name: 'gateway_requests_total', help: 'Requests answered, by route, operation, model, provider, status the client got and key.', labelNames: ['route', 'operation', 'model', 'provider', 'status', ...keyLabels] });
+  const requestDuration = createFastHistogram(registry, { name: 'gateway_request_duration_seconds', help: 'Time from arrival to the last byte of the response (streams included), by route and status.', labelNames: ['route', 'status'], buckets: REQUEST_DURATION_BUCKETS });
+  const cost = createFastCounter(registry, { name: 'gateway_cost_usd_total', help: 'Cost of answered requests in USD, by model, provider and key.', labelNames: ['model', 'provider', ...keyLabels] });
+  const aborts = createFastCounter(registry, { name: 'gateway_client_aborts_total', help: 'Requests whose client went away before the response was complete, by route.', labelNames: ['route'] });
   const genAiLabels = ['gen_ai_operation_name', 'gen_ai_provider_name', 'gen_ai_request_model', 'gen_ai_response_model'];
-  const operationDuration = new Histogram({ name: 'gen_ai_client_operation_duration_seconds', help: 'GenAI operation duration (OpenTelemetry gen_ai.client.operation.duration) as the gateway served it.', labelNames: [...genAiLabels, 'error_type'], buckets: OPERATION_DURATION_BUCKETS, registers });
-  const ttft = new Histogram({ name: 'gen_ai_server_time_to_first_token_seconds', help: 'Time to the first streamed byte of an answer (OpenTelemetry gen_ai.server.time_to_first_token).', labelNames: genAiLabels, buckets: TTFT_BUCKETS, registers });
-  const tokens = new Histogram({ name: 'gen_ai_client_token_usage', help: 'Tokens per request by gen_ai_token_type: input, output, cached_input, reasoning (OpenTelemetry gen_ai.client.token.usage).', labelNames: [...genAiLabels, 'gen_ai_token_type'], buckets: TOKEN_BUCKETS, registers });
-  const attempts = new Counter({ name: 'gateway_upstream_attempts_total', help: 'Upstream calls, by provider, upstream, model and outcome (ok, an HTTP status, connect_error, timeout, reset, aborted).', labelNames: ['provider', 'upstream', 'model', 'outcome'], registers });
-  const retries = new Counter({ name: 'gateway_upstream_retries_total', help: 'Upstream calls that were a retry or fallback of an earlier attempt of the same request.', labelNames: ['provider', 'upstream', 'model'], registers });
-  const attemptDuration = new Histogram({ name: 'gateway_upstream_attempt_duration_seconds', help: 'Duration of one upstream call, by provider, upstream and outcome.', labelNames: ['provider', 'upstream', 'outcome'], buckets: OPERATION_DURATION_BUCKETS, registers });
+  const operationDuration = createFastHistogram(registry, { name: 'gen_ai_client_operation_duration_seconds', help: 'GenAI operation duration (OpenTelemetry gen_ai.client.operation.duration) as the gateway served it.', labelNames: [...genAiLabels, 'error_type'], buckets: OPERATION_DURATION_BUCKETS });
+  const ttft = createFastHistogram(registry, { name: 'gen_ai_server_time_to_first_token_seconds', help: 'Time to the first streamed byte of an answer (OpenTelemetry gen_ai.server.time_to_first_token).', labelNames: genAiLabels, buckets: TTFT_BUCKETS });
+  const tokens = createFastHistogram(registry, { name: 'gen_ai_client_token_usage', help: 'Tokens per request by gen_ai_token_type: input, output, cached_input, reasoning (OpenTelemetry gen_ai.client.token.usage).', labelNames: [...genAiLabels, 'gen_ai_token_type'], buckets: TOKEN_BUCKETS });
+  const attempts = createFastCounter(registry, { name: 'gateway_upstream_attempts_total', help: 'Upstream calls, by provider, upstream, model and outcome (ok, an HTTP status, connect_error, timeout, reset, aborted).', labelNames: ['provider', 'upstream', 'model', 'outcome'] });
+  const retries = createFastCounter(registry, { name: 'gateway_upstream_retries_total', help: 'Upstream calls that were a retry or fallback of an earlier attempt of the same request.', labelNames: ['provider', 'upstream', 'model'] });
+  const attemptDuration = createFastHistogram(registry, { name: 'gateway_upstream_attempt_duration_seconds', help: 'Duration of one upstream call, by provider, upstream and outcome.', labelNames: ['provider', 'upstream', 'outcome'], buckets: OPERATION_DURATION_BUCKETS });
   const fallbacks = new Counter({ name: 'gateway_fallbacks_total', help: 'Requests answered by another model than the one asked for, by requested model, answering model and reason.', labelNames: ['requested_model', 'model', 'reason'], registers });
   const breaker = new Gauge({ name: 'gateway_breaker_state', help: 'Circuit breaker state per provider upstream: 0 closed, 1 half-open, 2 open.', labelNames: ['provider', 'upstream'], registers });
   const storeErrors = new Counter({ name: 'gateway_store_errors_total', help: 'Failed shared-store calls (served from memory or refused per store.on_error), by store.', labelNames: ['store'], registers });
@@ -92,17 +93,17 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
     const r = String(route).replace(/\.ya?ml$/, ''), op = String(operation), m = String(model), p = String(provider), s = String(status), k = String(key);
     const keyValues = options.keyLabel ? [k] : [];
     const children: RequestChildren = {
-      requests: requests.labels(r, op, m, p, s, ...keyValues),
-      duration: requestDuration.labels(r, s),
-      cost: cost.labels(m, p, ...keyValues),
-      aborts: aborts.labels(r),
+      requests: requests.bind([r, op, m, p, s, ...keyValues]),
+      duration: requestDuration.bind([r, s]),
+      cost: cost.bind([m, p, ...keyValues]),
+      aborts: aborts.bind([r]),
     };
     if (m) {
       const genAi = [toGenAiOperation(op), p, String(requestedModel), m];
-      const tokenChild = (type: string) => tokens.labels(...genAi, type);
+      const tokenChild = (type: string) => tokens.bind([...genAi, type]);
       children.genAi = {
-        operationDuration: operationDuration.labels(...genAi, Number(s) >= 400 ? s : ''),
-        ttft: ttft.labels(...genAi),
+        operationDuration: operationDuration.bind([...genAi, Number(s) >= 400 ? s : '']),
+        ttft: ttft.bind([...genAi]),
         input: tokenChild('input'),
         output: tokenChild('output'),
         cachedInput: tokenChild('cached_input'),
@@ -113,7 +114,7 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   });
   const byAttempt = createLabelTree<AttemptChildren>(4, ([provider, upstream, model, outcome]) => {
     const p = String(provider), u = String(upstream), m = String(model), o = String(outcome);
-    return { attempts: attempts.labels(p, u, m, o), retries: retries.labels(p, u, m), duration: attemptDuration.labels(p, u, o) };
+    return { attempts: attempts.bind([p, u, m, o]), retries: retries.bind([p, u, m]), duration: attemptDuration.bind([p, u, o]) };
   });
   // Reused for every lookup (listeners run synchronously, one at a time).
   const scratch: LabelKey[] = ['', '', '', '', '', '', ''];

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
+import { Registry } from 'prom-client';
+import { createFastCounter, createFastHistogram } from '../../src/observability/bound-metrics.js';
 import { createGatewayMetrics } from '../../src/observability/metrics.js';
 import type { AttemptRecord, RequestRecord } from '../../src/server/request-record.js';
 import { parseSamples, samplesOf, valueOf } from './prometheus-text.js';
@@ -13,6 +15,24 @@ function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
 }
 
 describe('observability: metrics', () => {
+  describe('#createFastHistogram / #createFastCounter', () => {
+    it('exposes cumulative buckets, +Inf, sum and count in prom-client\'s text format, one series per label set', async () => {
+      const registry = new Registry();
+      const h = createFastHistogram(registry, { name: 'x_seconds', help: 'x', labelNames: ['a'], buckets: [0.01, 0.05, 1] });
+      const c = createFastCounter(registry, { name: 'y_total', help: 'y', labelNames: ['a', 'b'] });
+      for (const v of [0.005, 0.02, 0.02, 100]) h.bind(['p']).observe(v);
+      c.bind(['p', 'q']).inc();
+      c.bind(['p', 'q']).inc(2.5);
+      const text = await registry.metrics();
+      expect(text).to.include('# TYPE x_seconds histogram').and.to.include('# TYPE y_total counter');
+      const s = parseSamples(text);
+      expect(samplesOf(s, 'x_seconds_bucket').map((x) => [x.labels.le, x.value])).to.deep.equal([['0.01', 1], ['0.05', 3], ['1', 3], ['+Inf', 4]]);
+      expect(valueOf(s, 'x_seconds_sum', { a: 'p' })).to.equal(100.045);
+      expect(valueOf(s, 'x_seconds_count', { a: 'p' })).to.equal(4);
+      expect(samplesOf(s, 'y_total')).to.deep.equal([{ name: 'y_total', labels: { a: 'p', b: 'q' }, value: 3.5 }]);
+    });
+  });
+
   describe('#createGatewayMetrics', () => {
     it('counts upstream attempts by outcome, retries and their durations from attempt records', async () => {
       const m = createGatewayMetrics({ keyLabel: true, defaultMetrics: false });
