@@ -24,20 +24,15 @@ export interface Observability {
   close(): Promise<void>;
 }
 
-/** Test seams: an in-memory span exporter instead of OTLP. */
-export interface ObservabilityOptions {
-  spanExporter?: unknown;
-}
-
 /**
  * Builds observability from config read at startup (`observability.metrics.key_label` and the
  * tracing endpoint take effect on restart; `metrics.public` is read per request).
  */
-export async function createObservability(config: GatewayConfig, env: Env, options: ObservabilityOptions = {}): Promise<Observability> {
+export async function createObservability(config: GatewayConfig, env: Env): Promise<Observability> {
   const metrics = createGatewayMetrics({ keyLabel: config.observability.metrics.key_label });
   const url = resolveTracesUrl(config.observability.tracing, env);
   const serviceName = config.observability.tracing.service_name ?? env.OTEL_SERVICE_NAME ?? 'model-gateway';
-  const tracing = await startTracing(url || options.spanExporter ? { url, exporter: options.spanExporter, serviceName } : undefined);
+  const tracing = await startTracing(url ? { url, serviceName } : undefined);
   const traceStep = tracing?.step;
   const attached = new WeakSet<RequestEvents>();
   const step: Middleware<AppState> = (ctx, next) => {

@@ -4,7 +4,7 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { AttemptRecord, RequestRecord } from '../server/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
 import type { Tracing, TracingTarget } from './tracing.js';
@@ -26,10 +26,10 @@ export function createSdkTracing(target: TracingTarget): Tracing {
   // (a second gateway in one process) keeps the first, which is equivalent.
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  const exporter = (target.exporter as SpanExporter | undefined) ?? new OTLPTraceExporter({ url: target.url });
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': target.serviceName }),
-    spanProcessors: [target.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
+    // Batched off the request path; shutdown() exports what is left.
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: target.url }))],
   });
   const tracer = provider.getTracer('model-gateway');
   const undici = new UndiciInstrumentation({

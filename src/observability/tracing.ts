@@ -14,12 +14,10 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** Where spans go: an OTLP/HTTP traces URL, or (tests) any exporter the SDK accepts. */
+/** Where spans go. */
 export interface TracingTarget {
   /** Full OTLP/HTTP traces URL (`.../v1/traces`). */
-  url?: string;
-  /** An SDK SpanExporter used instead of OTLP (e.g. InMemorySpanExporter), exported span by span. */
-  exporter?: unknown;
+  url: string;
   serviceName: string;
 }
 
@@ -39,7 +37,7 @@ export function resolveTracesUrl(spec: ObservabilitySpec['tracing'], env: Env): 
  * a gateway without tracing loads none of it and pays nothing per request.
  */
 export async function startTracing(target: TracingTarget | undefined): Promise<Tracing | undefined> {
-  if (!target || (!target.url && !target.exporter)) return undefined;
+  if (!target) return undefined;
   const { createSdkTracing } = await import('./tracing-sdk.js');
   return createSdkTracing(target);
 }
