@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { answerError, answerLikeOpenAi, startFakeOpenAi, type FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
+import { answerError, answerLikeOpenAi, hang, startFakeOpenAi, type FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
 import { ACME_MODEL, ADMIN_KEY, CLIENT_KEY, startObserved, UPSTREAM_KEY, YAML_ADMIN_KEY, type ObservedGateway } from './support.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -97,6 +97,27 @@ describe('observability: access log', () => {
     expect(line).to.deep.include({ level: 'info', client_aborted: true, streamed: true });
     const errors = gw.lines.filter((l) => l.level === 'error' || l.level === 'fatal');
     expect(errors.filter((l) => JSON.stringify(l).includes('obs-log-abort'))).to.deep.equal([]);
+  });
+
+  it('logs a client that went away while the upstream was still thinking as an info event, not an error', async () => {
+    fake.queue(hang);
+    const before = fake.requests.length;
+    const abort = new AbortController();
+    const pending = fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { authorization: `Bearer ${CLIENT_KEY}`, 'content-type': 'application/json', 'x-request-id': 'obs-log-abort-early' },
+      body: JSON.stringify({ model: ACME_MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+    }).catch((e: Error) => e);
+    // Abort once the upstream holds the call.
+    while (fake.requests.length === before) await new Promise((r) => setTimeout(r, 10));
+    abort.abort();
+    expect(await pending).to.be.instanceOf(Error);
+    const line = await gw.requestLine('obs-log-abort-early');
+    expect(line).to.deep.include({ level: 'info', client_aborted: true, model: ACME_MODEL });
+    await new Promise((r) => setTimeout(r, 100));
+    const errors = gw.lines.filter((l) => l.level === 'error' || l.level === 'fatal');
+    expect(errors.filter((l) => JSON.stringify(l).includes('obs-log-abort-early'))).to.deep.equal([]);
   });
 
   it('names the admin key that scraped /metrics and never writes a key or the upstream secret', async () => {
