@@ -65,6 +65,12 @@ describe('observability: GET /metrics', () => {
       expect(res.status).to.equal(200);
       expect(await res.text()).to.include('# TYPE gateway_requests_total counter');
     });
+
+    it('asks for an admin key again once a reload turns it off', async () => {
+      gw.gateway.store.swap(gw.compileWith({ observability: { metrics: { public: false } } }));
+      expect((await fetch(`${gw.url}/metrics`)).status).to.equal(401);
+      expect((await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } })).status).to.equal(200);
+    });
   });
 
   describe('request metrics', () => {

@@ -7,6 +7,7 @@ import { compile } from '../../src/compile/compile.js';
 import { formatDiagnostic } from '../../src/config/diagnostics.js';
 import { loadProject } from '../../src/config/load-project.js';
 import { createLogger } from '../../src/server/logger.js';
+import type { Runtime } from '../../src/compile/runtime.js';
 import { startGateway, type RunningGateway } from '../../src/server/start.js';
 import { baseConfigPath } from '../e2e/chat-upstream/config-copy.js';
 import type { FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
@@ -27,6 +28,8 @@ export interface ObservedGateway {
   lines: Array<Record<string, unknown>>;
   /** Raw log text, to search for secrets. */
   raw: string[];
+  /** Compiles the same config with other options (for a reload through `gateway.store.swap`). */
+  compileWith(options: ObservedOptions): Runtime;
   /** Waits until a `request` line with this request id was written. */
   requestLine(requestId: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
@@ -45,32 +48,8 @@ export interface ObservedOptions {
  * (one YAML hash) and the given observability settings, logging at info into memory.
  */
 export async function startObserved(options: ObservedOptions = {}): Promise<ObservedGateway> {
-  const base = baseConfigPath();
-  const doc = parseDocument(readFileSync(base, 'utf8'));
-  const routes = doc.get('routes');
-  doc.set('routes', resolve(dirname(base), typeof routes === 'string' ? routes : 'routes'));
-  doc.setIn(['auth', 'admin_keys'], doc.createNode([{ name: 'ops-yaml', sha256: createHash('sha256').update(YAML_ADMIN_KEY).digest('hex') }]));
-  if (options.observability) doc.set('observability', doc.createNode(options.observability));
-  if (options.fake) {
-    (doc.get('providers') as YAMLMap).set('acme', doc.createNode({ type: 'openai-chat', base_url: `${options.fake.origin}/v1`, api_key_env: 'ACME_API_KEY' }));
-    doc.addIn(['models'], doc.createNode({
-      id: ACME_MODEL, provider: 'acme', upstream: 'obs-chat-2026', endpoints: ['/v1/chat/completions'],
-      parameters: ['temperature', 'max_tokens', 'stream', 'stream_options'],
-      pricing: { prompt: '0.000001', completion: '0.000002' },
-    }));
-  }
   const dir = mkdtempSync(join(tmpdir(), 'gateway-obs-'));
-  const path = join(dir, 'gateway.yaml');
-  writeFileSync(path, doc.toString());
-  const env: Record<string, string> = {
-    GATEWAY_API_KEYS: CLIENT_KEY,
-    GATEWAY_ADMIN_KEYS: ADMIN_KEY,
-    ACME_API_KEY: UPSTREAM_KEY,
-    GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'),
-    ...options.env,
-  };
-  const { runtime, diagnostics } = compile(loadProject(path, env), env);
-  if (!runtime) throw new Error(`test config does not compile:\n${diagnostics.map(formatDiagnostic).join('\n')}`);
+  const runtime = compileConfig(dir, options);
   const lines: Array<Record<string, unknown>> = [];
   const raw: string[] = [];
   const waiters: Array<() => void> = [];
@@ -100,10 +79,41 @@ export async function startObserved(options: ObservedOptions = {}): Promise<Obse
     gateway,
     lines,
     raw,
+    compileWith: (other) => compileConfig(dir, other),
     requestLine,
     close: async () => {
       await gateway.close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Writes a copy of the base config with the options into `dir` and compiles it. */
+function compileConfig(dir: string, options: ObservedOptions): Runtime {
+  const base = baseConfigPath();
+  const doc = parseDocument(readFileSync(base, 'utf8'));
+  const routes = doc.get('routes');
+  doc.set('routes', resolve(dirname(base), typeof routes === 'string' ? routes : 'routes'));
+  doc.setIn(['auth', 'admin_keys'], doc.createNode([{ name: 'ops-yaml', sha256: createHash('sha256').update(YAML_ADMIN_KEY).digest('hex') }]));
+  if (options.observability) doc.set('observability', doc.createNode(options.observability));
+  if (options.fake) {
+    (doc.get('providers') as YAMLMap).set('acme', doc.createNode({ type: 'openai-chat', base_url: `${options.fake.origin}/v1`, api_key_env: 'ACME_API_KEY' }));
+    doc.addIn(['models'], doc.createNode({
+      id: ACME_MODEL, provider: 'acme', upstream: 'obs-chat-2026', endpoints: ['/v1/chat/completions'],
+      parameters: ['temperature', 'max_tokens', 'stream', 'stream_options'],
+      pricing: { prompt: '0.000001', completion: '0.000002' },
+    }));
+  }
+  const path = join(dir, 'gateway.yaml');
+  writeFileSync(path, doc.toString());
+  const env: Record<string, string> = {
+    GATEWAY_API_KEYS: CLIENT_KEY,
+    GATEWAY_ADMIN_KEYS: ADMIN_KEY,
+    ACME_API_KEY: UPSTREAM_KEY,
+    GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'),
+    ...options.env,
+  };
+  const { runtime, diagnostics } = compile(loadProject(path, env), env);
+  if (!runtime) throw new Error(`test config does not compile:\n${diagnostics.map(formatDiagnostic).join('\n')}`);
+  return runtime;
 }
