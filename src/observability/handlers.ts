@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import type { Middleware } from 'koa';
 import type { Runtime } from '../compile/runtime.js';
 import { packageRoot } from '../paths.js';
+import { errors } from '../errors/gateway-error.js';
 import type { AppState } from '../server/state.js';
-import { renderDocsPage } from './docs-page.js';
+import { DOCS_ASSETS, renderDocsPage } from './docs-page.js';
 import type { GatewayMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 
@@ -53,12 +54,19 @@ export const serveDocs: Middleware<AppState> = (ctx) => {
   ctx.body = renderDocsPage();
 };
 
-let rendererScript: Promise<Buffer> | undefined;
+const assets = new Map<string, Promise<Buffer>>();
 
-/** `GET /docs/rapidoc-min.js`: the renderer the docs page loads, served from the rapidoc package (no CDN). */
-export const serveDocsRenderer: Middleware<AppState> = async (ctx) => {
-  rendererScript ??= readFile(createRequire(import.meta.url).resolve('rapidoc/dist/rapidoc-min.js'));
+/** `GET /docs/assets/:file`: the Swagger UI files the docs page loads, from the swagger-ui-dist package (no CDN). */
+export const serveDocsAsset: Middleware<AppState> = async (ctx) => {
+  const file = String(ctx.params.file ?? '');
+  const type = Object.hasOwn(DOCS_ASSETS, file) ? DOCS_ASSETS[file] : undefined;
+  if (!type) throw errors.notFound(`No docs asset '${file}'.`, 'route_not_found');
+  let bytes = assets.get(file);
+  if (!bytes) {
+    bytes = readFile(createRequire(import.meta.url).resolve(`swagger-ui-dist/${file}`));
+    assets.set(file, bytes);
+  }
   ctx.set('Cache-Control', 'public, max-age=86400');
-  ctx.type = 'application/javascript; charset=utf-8';
-  ctx.body = await rendererScript;
+  ctx.type = type;
+  ctx.body = await bytes;
 };

@@ -15,7 +15,7 @@ import { errorBoundary } from './steps/error-boundary.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
-import { isMetricsPublic, serveDocs, serveDocsRenderer, serveMetrics, serveOpenApi } from '../observability/handlers.js';
+import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
 import { requestContext } from './request-context.js';
 import { authenticateAdmin, type AnonymousWhen } from './steps/authenticate-admin.js';
 import { trackRequest } from './steps/track-request.js';
@@ -36,7 +36,7 @@ const handlers: Record<string, Handler> = {
   metrics: (shared) => serveMetrics(shared.observability.metrics),
   openapi: () => serveOpenApi,
   docs: () => serveDocs,
-  'docs-renderer': () => serveDocsRenderer,
+  'docs-asset': () => serveDocsAsset,
 };
 
 /** Admin routes (`auth: admin`) that config may open to anyone, by handler name. */

@@ -76,21 +76,33 @@ describe('observability: OpenAPI document and docs page', () => {
   });
 
   describe('GET /docs', () => {
-    it('serves an HTML page that renders /openapi.json with a script the gateway serves itself', async () => {
+    it('serves an HTML page that renders /openapi.json with Swagger UI files the gateway serves itself', async () => {
       const res = await fetch(`${gw.url}/docs`);
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/html/);
       const html = await res.text();
-      expect(html).to.include('<rapi-doc spec-url="openapi.json"');
-      const src = /<script type="module" src="([^"]+)"/.exec(html)?.[1];
-      expect(src).to.equal('docs/rapidoc-min.js');
-      const script = await fetch(new URL(src!, `${gw.url}/docs`));
-      expect(script.status).to.equal(200);
-      expect(script.headers.get('content-type')).to.match(/^application\/javascript/);
-      const text = await script.text();
-      expect(text.length).to.be.greaterThan(100_000);
-      expect(text).to.include('rapi-doc');
+      expect(html).to.include("SwaggerUIBundle({ url: 'openapi.json'");
       expect(html).not.to.match(/https?:\/\//, 'no CDN or other origin is referenced');
+      const script = /<script src="([^"]+)"/.exec(html)?.[1];
+      const style = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1];
+      expect([script, style]).to.deep.equal(['docs/assets/swagger-ui-bundle.js', 'docs/assets/swagger-ui.css']);
+      const js = await fetch(new URL(script!, `${gw.url}/docs`));
+      expect(js.status).to.equal(200);
+      expect(js.headers.get('content-type')).to.match(/^application\/javascript/);
+      const text = await js.text();
+      expect(text.length).to.be.greaterThan(100_000);
+      expect(text).to.include('SwaggerUIBundle');
+      const css = await fetch(new URL(style!, `${gw.url}/docs`));
+      expect(css.status).to.equal(200);
+      expect(css.headers.get('content-type')).to.match(/^text\/css/);
+    });
+
+    it('serves only the page\'s own files from the package (404 in the envelope otherwise)', async () => {
+      for (const name of ['package.json', '..%2F..%2Fpackage.json', 'index.html']) {
+        const res = await fetch(`${gw.url}/docs/assets/${name}`);
+        expect(res.status, name).to.equal(404);
+        expect(((await res.json()) as { error: { type: string } }).error.type).to.equal('not_found_error');
+      }
     });
   });
 });

@@ -26,7 +26,7 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'metrics.yaml': { method: 'GET', path: '/metrics', auth: 'admin', handler: 'metrics', operation: 'metrics' },
   'openapi.yaml': { method: 'GET', path: '/openapi.json', auth: 'none', handler: 'openapi', operation: 'openapi' },
   'docs.yaml': { method: 'GET', path: '/docs', auth: 'none', handler: 'docs', operation: 'docs' },
-  'docs-renderer.yaml': { method: 'GET', path: '/docs/rapidoc-min.js', auth: 'none', handler: 'docs-renderer', operation: 'docs' },
+  'docs-assets.yaml': { method: 'GET', path: '/docs/assets/:file', auth: 'none', handler: 'docs-asset', operation: 'docs' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
