@@ -8,6 +8,7 @@ import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
 import { buildKeyRing, createKeyLookup } from './keys.js';
+import { buildAdminKeyRing } from './admin-keys.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
@@ -61,6 +62,7 @@ export function compile(project: LoadedProject, givenEnv: Env = process.env, opt
     modelList: cacheBody({ object: 'list', data: visible.map((m) => m.card) }),
     keys,
     findKey: createKeyLookup(keys),
+    adminKeys: buildAdminKeyRing(config, env),
     generatedKey,
   });
   return { runtime, diagnostics };

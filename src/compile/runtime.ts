@@ -70,6 +70,8 @@ export interface Runtime {
   readonly keys: readonly KeyEntry[];
   /** Finds the entry of a presented key (see createKeyLookup: hashed once per key, not per request). */
   readonly findKey: (presented: string) => KeyEntry | undefined;
+  /** Operator keys (auth.admin_keys plus auth.admin_keys_env): /metrics and /admin. */
+  readonly adminKeys: readonly KeyEntry[];
   /** Set when no key was configured and one was generated for this process. */
   readonly generatedKey?: string;
 }

@@ -3,7 +3,7 @@ import type { GatewayConfig } from './types.js';
 /** Values used where gateway.yaml says nothing. */
 export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
   server: { host: '127.0.0.1', port: 8080, upstream_timeout_ms: 120_000, log_level: 'info', trust_proxy: false, shutdown_grace_s: 30 },
-  auth: { keys_env: 'GATEWAY_API_KEYS', keys: [] },
+  auth: { keys_env: 'GATEWAY_API_KEYS', keys: [], admin_keys: [], admin_keys_env: 'GATEWAY_ADMIN_KEYS' },
   limits: {
     body_bytes: 25 * 1024 * 1024,
     anonymous_discovery: { requests: 120, window_seconds: 60 },
@@ -12,6 +12,7 @@ export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
   store: { url: 'memory', on_error: 'open' },
   files: { dir: '.gateway/files', default_provider: 'sandbox', max_bytes: 25 * 1024 * 1024 },
   realtime: { url_ttl_seconds: 300 },
+  observability: { metrics: { public: false, key_label: true }, tracing: {} },
 };
 
 /** Fills defaults section by section (one level of nesting), without mutating the input. */
@@ -30,6 +31,8 @@ export function applyDefaults(data: Record<string, unknown>): GatewayConfig {
   if (server.public_url === '') delete server.public_url;
   const realtime = out.realtime as Record<string, unknown>;
   if (realtime.secret === '') delete realtime.secret;
+  const tracing = (out.observability as Record<string, Record<string, unknown>>).tracing!;
+  if (tracing.otlp_endpoint === '') delete tracing.otlp_endpoint;
   out.providers = data.providers ?? {};
   out.models = data.models ?? [];
   return out as unknown as GatewayConfig;

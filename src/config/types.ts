@@ -11,8 +11,8 @@ export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Koa-router path, e.g. `/v1/models/:provider/:model`. */
   path: string;
-  /** `key`: an API key is required; `none`: anonymous (rate limited per client address). */
-  auth: 'key' | 'none';
+  /** `key`: an API key is required; `admin`: an operator key (auth.admin_keys); `none`: anonymous (rate limited per client address). */
+  auth: 'key' | 'admin' | 'none';
   /** Error body style: `default` (SPEC 2.5) or `messages` (SPEC 2.6). */
   envelope: 'default' | 'messages';
   /** Accepted request content types (POST); the first is the canonical one. */
@@ -102,7 +102,14 @@ export interface GatewayConfig {
   /** Folder of route files relative to gateway.yaml (default `routes`). */
   routes?: string;
   server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean; shutdown_grace_s: number };
-  auth: { keys_env: string; keys: KeySpec[] };
+  auth: {
+    keys_env: string;
+    keys: KeySpec[];
+    /** Operator keys for /metrics and /admin (hash only), shaped like `keys` entries. */
+    admin_keys: AdminKeySpec[];
+    /** Environment variable holding comma-separated plain admin keys. */
+    admin_keys_env: string;
+  };
   limits: {
     body_bytes: number;
     anonymous_discovery: { requests: number; window_seconds: number };
@@ -116,6 +123,29 @@ export interface GatewayConfig {
   };
   files: { dir: string; default_provider: string; max_bytes: number };
   realtime: { secret?: string; url_ttl_seconds: number };
+  observability: ObservabilitySpec;
   providers: Record<string, ProviderSpec>;
   models: ModelSpec[];
+}
+
+/** An operator (admin) key declared in gateway.yaml (hash only, never the key). */
+export interface AdminKeySpec {
+  name: string;
+  sha256: string;
+}
+
+/** Metrics and tracing settings (`observability:` in gateway.yaml). */
+export interface ObservabilitySpec {
+  metrics: {
+    /** Serve GET /metrics without a key (else an admin key is needed). */
+    public: boolean;
+    /** Label request metrics with the calling key's name (off for fleets with many keys). */
+    key_label: boolean;
+  };
+  tracing: {
+    /** OTLP/HTTP endpoint (base URL or `.../v1/traces`); unset and no OTEL_EXPORTER_OTLP_ENDPOINT = tracing off. */
+    otlp_endpoint?: string;
+    /** `service.name` of the spans (default `model-gateway`, or OTEL_SERVICE_NAME). */
+    service_name?: string;
+  };
 }

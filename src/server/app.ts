@@ -21,8 +21,9 @@ import { errorBoundary } from './steps/error-boundary.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
+import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
 import { requestContext } from './request-context.js';
-import type { RequestRecord } from './request-record.js';
+import { authenticateAdmin, type AnonymousWhen } from './steps/authenticate-admin.js';
 import { trackRequest } from './steps/track-request.js';
 
 /** What a handler may capture when its pipeline is built. */
@@ -43,10 +44,17 @@ const handlers: Record<string, Handler> = {
     ctx.body = { status: 'ok' };
   },
   readiness: (shared, { runtime, lifecycle }) => (ctx) => readiness(ctx, { shared, runtime, lifecycle }),
+  metrics: (shared) => serveMetrics(shared.observability.metrics),
+  openapi: () => serveOpenApi,
+  docs: () => serveDocs,
+  'docs-asset': () => serveDocsAsset,
 };
 
 /** Handlers whose routes stay open while the gateway drains. */
 const probeHandlers: ReadonlySet<string> = new Set(['health', 'readiness']);
+
+/** Admin routes (`auth: admin`) that config may open to anyone, by handler name. */
+const anonymousWhen: Record<string, AnonymousWhen> = { metrics: isMetricsPublic };
 
 /**
  * The whole request pipeline of one runtime: router, per-route steps, 404/405, media fetcher.
@@ -76,6 +84,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
     const steps: Middleware<AppState>[] = [requestContext(route, runtime, shared, fetchMedia)];
     if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
+    if (route.spec.auth === 'admin') steps.push(authenticateAdmin(anonymousWhen[route.spec.handler]));
     if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
     steps.push(handler(shared, scope));
     router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
@@ -114,8 +123,9 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   const app = new Koa<AppState>();
   app.proxy = active.runtime.config.server.trust_proxy;
   app.silent = true;
-  shared.events.subscribe({ finished: accessLogLine(logger) });
+  shared.observability.attach(shared.events, logger);
   app.use(trackRequest(shared.events));
+  app.use(shared.observability.step);
   app.use(errorBoundary(logger));
   app.use(decodeEncodedSlashes);
   app.use(drainGate(lifecycle, (method, path) => active.isProbe(method, path)));
@@ -151,18 +161,3 @@ const decodeEncodedSlashes: Middleware<AppState> = async (ctx, next) => {
   if (/%2f/i.test(ctx.path)) ctx.path = ctx.path.replace(/%2f/gi, '/');
   await next();
 };
-
-/**
- * One log line per request, written when the response has finished (streams included), with
- * the status the client got. No headers, no bodies, so no keys.
- */
-function accessLogLine(logger: Logger): (r: Readonly<RequestRecord>) => void {
-  return (r) => {
-    if (!logger.isLevelEnabled('info')) return;
-    logger.info({
-      id: r.requestId, method: r.method, path: r.path, route: r.route, status: r.status, ms: r.durationMs,
-      key: r.keyName, model: r.model, provider: r.provider, attempts: r.attempts || undefined,
-      cost: r.costUsd, ttfb_ms: r.ttfbMs, aborted: r.clientAborted || undefined,
-    }, 'request');
-  };
-}

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Middleware } from 'koa';
 import type { CompiledRoute, Runtime } from '../compile/runtime.js';
 import type { OperationServices } from '../providers/types.js';
@@ -12,10 +13,12 @@ import type { SharedServices } from './services.js';
  * `fetchMedia` is the pipeline's own (fetch limits reload with the config).
  */
 export function requestContext(route: CompiledRoute, runtime: Runtime, shared: SharedServices, fetchMedia: OperationServices['fetchMedia']): Middleware<AppState> {
+  // The record names the route by its file name (`chat-completions.yaml`), not the path it was read from.
+  const routeName = basename(route.spec.file);
   return async (ctx, next) => {
     const record = ctx.state.record;
     const requestId = record.requestId;
-    record.route = route.spec.file;
+    record.route = routeName;
     record.operation = route.spec.operation;
     // Fired by trackRequest's one 'close' listener when the client goes away early.
     const abort = new AbortController();

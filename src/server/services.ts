@@ -13,6 +13,7 @@ import { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Logger } from 'pino';
+import { createObservability, type Observability } from '../observability/observability.js';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { createRedisResponseStore } from '../store/response-store-redis.js';
@@ -31,6 +32,8 @@ export interface SharedServices {
   events: RequestEvents;
   /** Stored Responses (`previous_response_id`, `item_reference`), per key. */
   responses: ResponseStore;
+  /** Metrics, traces and the access log (they listen to `events`). */
+  observability: Observability;
   close(): Promise<void>;
 }
 
@@ -49,7 +52,9 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   const { config } = runtime;
   const fetchPolicy = config.limits.fetch ?? { allow_private: false, max_bytes: 20 * 1024 * 1024, timeout_ms: 15_000 };
   const filesDir = resolve(config.files.dir);
+  const observability = await createObservability(config, process.env);
   const base = {
+    observability,
     fetchMedia: createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms }),
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
@@ -69,12 +74,13 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       files: createLocalFileStore(filesDir, memory.fileRecords),
       jobs: createJobStore(memory.jobRecords),
       responses: memory.responses,
-      close: async () => undefined,
+      close: () => observability.close(),
     };
   }
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'));
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {
+    observability.hooks.storeError('redis');
     // One line per 10 s at most while Redis is down; never the URL (it may hold a password).
     if (Date.now() - lastWarn < 10_000) return;
     lastWarn = Date.now();
@@ -90,7 +96,10 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
     responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
-    close: () => conn.close(),
+    close: async () => {
+      await conn.close();
+      await observability.close();
+    },
   };
 }
 

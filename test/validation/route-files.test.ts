@@ -25,6 +25,10 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'health.yaml': { method: 'GET', path: '/healthz', auth: 'none', handler: 'health', operation: 'health' },
   'readyz.yaml': { method: 'GET', path: '/readyz', auth: 'none', handler: 'readiness', operation: 'readiness' },
   'responses-get.yaml': { method: 'GET', path: '/v1/responses/:id', auth: 'key', handler: 'get-response', operation: 'responses.get' },
+  'metrics.yaml': { method: 'GET', path: '/metrics', auth: 'admin', handler: 'metrics', operation: 'metrics' },
+  'openapi.yaml': { method: 'GET', path: '/openapi.json', auth: 'none', handler: 'openapi', operation: 'openapi' },
+  'docs.yaml': { method: 'GET', path: '/docs', auth: 'none', handler: 'docs', operation: 'docs' },
+  'docs-assets.yaml': { method: 'GET', path: '/docs/assets/:file', auth: 'none', handler: 'docs-asset', operation: 'docs' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
@@ -51,7 +55,7 @@ describe('routes/*.yaml', () => {
   const meta = createEngineAjv().compile(JSON.parse(readFileSync(ROUTE_META_SCHEMA, 'utf8')) as object);
 
   describe('catalog', () => {
-    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness and stored-response extensions', () => {
+    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness, stored-response, metrics, OpenAPI and docs extensions', () => {
       expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
     });
 

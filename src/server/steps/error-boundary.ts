@@ -14,7 +14,12 @@ export function errorBoundary(logger: Logger): Middleware {
     } catch (e) {
       const style: EnvelopeStyle = ctx.state.gw?.route?.spec.envelope ?? (ctx.path.startsWith('/v1/messages') ? 'messages' : 'default');
       const err = toGatewayError(e);
-      if (err.status >= 500 && !(e instanceof GatewayError)) {
+      // The access log, metrics and traces name what the client got.
+      if (ctx.state.record) ctx.state.record.errorCode = err.code ?? err.type;
+      // A client that went away makes its pending work fail: that is the access log's
+      // `client_aborted` (info), not a gateway error.
+      const clientGone = ctx.state.gw?.abort.signal.aborted === true;
+      if (err.status >= 500 && !(e instanceof GatewayError) && !clientGone) {
         logger.error({ requestId: ctx.state.gw?.requestId, path: ctx.path, err: { message: (e as Error)?.message } }, 'unhandled error');
       }
       if (ctx.headerSent || !ctx.writable) return;

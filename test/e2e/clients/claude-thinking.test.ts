@@ -25,7 +25,7 @@ describe('e2e clients: reasoning + tools on Claude through OpenAI-format clients
   const h = useTextGateway();
   const aiSdkWeather = tool({
     description: WEATHER_TOOL.description,
-    inputSchema: jsonSchema<{ city: string; unit: string }>(WEATHER_TOOL.parameters),
+    inputSchema: jsonSchema<{ city: string; unit: string }>(WEATHER_TOOL.parameters as Parameters<typeof jsonSchema>[0]),
     execute: async () => JSON.parse(TOOL_RESULT) as unknown,
   });
   const lastAssistant = (n: number): Obj[] => ((h.fakes.anthropic.requests[n]!.body.messages as Obj[]).findLast((m) => m.role === 'assistant')!.content as Obj[]);

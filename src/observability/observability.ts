@@ -1,0 +1,76 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { Env } from '../config/env.js';
+import type { GatewayConfig } from '../config/types.js';
+import type { RequestEvents } from '../server/request-record.js';
+import type { AppState } from '../server/state.js';
+import { createAccessLog } from './access-log.js';
+import type { ObservabilityHooks } from './hooks.js';
+import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
+import { resolveTracesUrl, startTracing, type Tracing } from './tracing.js';
+
+/** Metrics, traces and the access log of one gateway process. */
+export interface Observability {
+  readonly metrics: GatewayMetrics;
+  /** Set when tracing is on. */
+  readonly tracing?: Tracing;
+  /** For the routing and store modules: breaker state, store errors. */
+  readonly hooks: ObservabilityHooks;
+  /** Subscribes the access log, metrics and traces to a process's request events. */
+  attach(events: RequestEvents, logger: Logger): void;
+  /** The step that runs right after track-request: in-flight count, first-byte time, request span. */
+  readonly step: Middleware<AppState>;
+  /** Exports buffered spans and stops. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds observability from config read at startup (`observability.metrics.key_label` and the
+ * tracing endpoint take effect on restart; `metrics.public` is read per request).
+ */
+export async function createObservability(config: GatewayConfig, env: Env): Promise<Observability> {
+  const metrics = createGatewayMetrics({ keyLabel: config.observability.metrics.key_label });
+  const url = resolveTracesUrl(config.observability.tracing, env);
+  const serviceName = config.observability.tracing.service_name ?? env.OTEL_SERVICE_NAME ?? 'model-gateway';
+  const tracing = await startTracing(url ? { url, serviceName } : undefined);
+  const traceStep = tracing?.step;
+  const attached = new WeakSet<RequestEvents>();
+  const step: Middleware<AppState> = (ctx, next) => {
+    const record = ctx.state.record;
+    metrics.started(record);
+    noteFirstByte(ctx.res, record, performance.now());
+    return traceStep ? traceStep(ctx, next) : next();
+  };
+  return {
+    metrics,
+    tracing,
+    hooks: metrics.hooks,
+    step,
+    attach(events, logger) {
+      // An app rebuilt on reload attaches again: one set of listeners per event hub.
+      if (attached.has(events)) return;
+      attached.add(events);
+      events.subscribe(metrics.listener);
+      if (tracing) events.subscribe(tracing.listener);
+      events.subscribe({ finished: createAccessLog(logger) });
+    },
+    close: async () => { await tracing?.shutdown(); },
+  };
+}
+
+/**
+ * Time to first byte, for every response: headers leave with the first body write (streams
+ * write them with their first frame), so the moment `writeHead` runs is the first byte. A
+ * writer that knows better (e.g. the first token) may set `ttfbMs` itself; it is kept.
+ */
+function noteFirstByte(res: AppStateResponse, record: AppState['record'], t0: number): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: AppStateResponse, ...args: Parameters<AppStateResponse['writeHead']>) {
+    // Measured from this step (microseconds after track-request's start), on the same clock as durationMs.
+    if (record.ttfbMs === undefined) record.ttfbMs = Math.round((performance.now() - t0) * 10) / 10;
+    res.writeHead = writeHead;
+    return writeHead.apply(this, args);
+  } as AppStateResponse['writeHead'];
+}
+
+type AppStateResponse = import('node:http').ServerResponse;
