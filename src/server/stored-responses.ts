@@ -47,7 +47,11 @@ export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, s
     const items = await store.loadItems(owner, refs.itemIds);
     body = expandStoredReferences(gw.body, previous, items, keepUnknown);
   }
-  if (gw.body.store === false) return { body, wrap: (s) => s, finish: async () => undefined };
+  const left = findStoredReferences(body);
+  // store: false keeps nothing; a conversation whose references the upstream resolves is the upstream's to keep.
+  if (gw.body.store === false || left.previousResponseId !== undefined || left.itemIds.length > 0) {
+    return { body, wrap: (s) => s, finish: async () => undefined };
+  }
   const previousId = refs.previousResponseId ?? null;
   const input = listInputItems(body.input);
   const messages = Array.isArray(body.messages) ? body.messages.filter(isRecord) : [];
