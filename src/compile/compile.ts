@@ -59,15 +59,19 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
 function compileRoutes(specs: readonly RouteSpec[], parameterVocabulary: ReadonlySet<string>): CompiledRoute[] {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: false });
   addFormats.default(ajv);
-  return specs.map((spec) => compileRoute(spec, ajv, parameterVocabulary));
+  // Multipart text fields are strings on the wire: their schema's numbers and booleans are
+  // coerced (in place) so handlers see the same types as from JSON.
+  const formAjv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: true });
+  addFormats.default(formAjv);
+  return specs.map((spec) => compileRoute(spec, ajv, formAjv, parameterVocabulary));
 }
 
-function compileRoute(spec: RouteSpec, ajv: Ajv2020, parameterVocabulary: ReadonlySet<string>): CompiledRoute {
+function compileRoute(spec: RouteSpec, ajv: Ajv2020, formAjv: Ajv2020, parameterVocabulary: ReadonlySet<string>): CompiledRoute {
   const payloadFields = payloadFieldsOf(spec);
   return Object.freeze({
     spec,
     validate: spec.schema ? ajv.compile(spec.schema) : undefined,
-    validateMultipart: spec.multipart_schema ? ajv.compile(spec.multipart_schema) : undefined,
+    validateMultipart: spec.multipart_schema ? formAjv.compile(spec.multipart_schema) : undefined,
     surface: spec.surface ? surfaces.get(spec.surface) : undefined,
     payloadFields,
     tunableParameters: new Set([...parameterVocabulary, ...(spec.parameters ?? [])].filter((p) => !payloadFields.has(p))),

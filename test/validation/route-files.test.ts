@@ -65,11 +65,12 @@ describe('routes/*.yaml', () => {
       });
     }
 
-    it('accepts JSON on every POST route and multipart only on /v1/files', () => {
+    it('accepts JSON on every POST route and multipart only on /v1/files and /v1/audio/transcriptions', () => {
+      const multipart = ['files.yaml', 'audio-transcriptions.yaml'];
       for (const f of files.filter((x) => x.data.method === 'POST')) {
-        const want = f.name === 'files.yaml' ? ['application/json', 'multipart/form-data'] : ['application/json'];
+        const want = multipart.includes(f.name) ? ['application/json', 'multipart/form-data'] : ['application/json'];
         expect(f.data.content_types, f.name).to.deep.equal(want);
-        expect(Boolean(f.data.multipart_schema), f.name).to.equal(f.name === 'files.yaml');
+        expect(Boolean(f.data.multipart_schema), f.name).to.equal(multipart.includes(f.name));
       }
     });
   });

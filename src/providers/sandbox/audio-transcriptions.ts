@@ -3,6 +3,7 @@ import type { OperationCall, OperationResult } from '../types.js';
 import { decodeBase64Field, readNumber, readString } from './body-fields.js';
 import { SPEECH_SOFTWARE } from './audio-speech.js';
 import { decodeDataUrl } from '../../codecs/shared/data-url.js';
+import { UploadedMedia } from '../../mapping/media.js';
 import { parseWav } from './wav.js';
 
 /** Bytes per second assumed for compressed audio whose duration the sandbox cannot parse (128 kbit/s). */
@@ -43,6 +44,8 @@ export async function transcribeAudio(call: OperationCall): Promise<OperationRes
 }
 
 async function readAudioBytes(call: OperationCall): Promise<Uint8Array> {
+  // A multipart `file` part (OpenAI clients' way) comes first, as with the mapped providers.
+  if (call.body.file instanceof UploadedMedia) return (await call.body.file.read()).bytes;
   const encoded = readString(call.body, 'audio_base64');
   if (encoded !== undefined) {
     const dataUrl = encoded.startsWith('data:') ? decodeDataUrl(encoded) : undefined;

@@ -1,5 +1,6 @@
 import { readFile, rm } from 'node:fs/promises';
 import type { ParameterizedContext } from 'koa';
+import { decodeBase64Strict } from '../../codecs/shared/base64.js';
 import { errors } from '../../errors/gateway-error.js';
 import { MediaValue } from '../../mapping/media.js';
 import type { ResolvedProvider } from '../../compile/runtime.js';
@@ -30,7 +31,9 @@ export async function uploadFile(ctx: ParameterizedContext<AppState>): Promise<v
     filename = part.filename;
     mimeType = part.mimeType;
   } else {
-    content = Buffer.from(String(fields.content_base64), 'base64');
+    const decoded = decodeBase64Strict(String(fields.content_base64));
+    if (!decoded) throw errors.invalidRequest("'content_base64' is not valid base64 (bad character, padding or length).", 'invalid_base64', { field: 'content_base64' });
+    content = decoded;
     filename = typeof fields.filename === 'string' ? fields.filename : 'upload.bin';
     mimeType = typeof fields.mime_type === 'string' ? fields.mime_type : 'application/octet-stream';
   }
