@@ -52,6 +52,7 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
     modelList: cacheBody({ object: 'list', data: visible.map((m) => m.card) }),
     keys,
     generatedKey,
+    fileCredentials: resolveFileCredentials(config, env),
   });
   return { runtime, diagnostics };
 }
@@ -136,4 +137,12 @@ function safeCrossCheck(project: LoadedProject): Diagnostic[] {
     if (hasErrors(project.diagnostics)) return [];
     throw e;
   }
+}
+
+/** Object storage credentials from the variables `files.s3` names (AWS_* by default); both or none. */
+function resolveFileCredentials(config: GatewayConfig, env: Env): Runtime['fileCredentials'] {
+  if (config.files.store !== 's3') return undefined;
+  const accessKeyId = env[config.files.s3?.access_key_env ?? 'AWS_ACCESS_KEY_ID'];
+  const secretAccessKey = env[config.files.s3?.secret_key_env ?? 'AWS_SECRET_ACCESS_KEY'];
+  return accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined;
 }

@@ -109,7 +109,20 @@ export interface GatewayConfig {
     fetch?: { allow_private: boolean; max_bytes: number; timeout_ms: number };
   };
   store: { url: string; on_error: 'open' | 'closed' };
-  files: { dir: string; default_provider: string; max_bytes: number };
+  files: {
+    dir: string;
+    default_provider: string;
+    max_bytes: number;
+    /** Where uploads are streamed while their request runs (default `<dir>/.incoming`). */
+    tmp_dir?: string;
+    /** Where bytes live: `local` (`dir`, one instance; default) or `s3` (`s3`, any number of instances). */
+    store?: 'local' | 's3';
+    s3?: { bucket: string; endpoint?: string; region?: string; force_path_style?: boolean; prefix?: string; access_key_env?: string; secret_key_env?: string };
+    /** Retention: files older than this many days are deleted (bytes and record). */
+    ttl_days?: number;
+    /** How often each instance runs the retention sweep (default 600). */
+    sweep_interval_seconds?: number;
+  };
   realtime: { secret?: string; url_ttl_seconds: number };
   providers: Record<string, ProviderSpec>;
   models: ModelSpec[];

@@ -5,6 +5,7 @@ import type { RuntimeStore } from '../compile/runtime-store.js';
 import type { CompiledRoute } from '../compile/runtime.js';
 import { errors } from '../errors/gateway-error.js';
 import { getModel, limitAnonymous, listModels } from './handlers/discovery.js';
+import { deleteFile, getFile, getFileContent, listFiles } from './handlers/file-routes.js';
 import { modelCall } from './handlers/model-call.js';
 import { pollJob } from './handlers/poll-job.js';
 import { uploadFile } from './handlers/upload-file.js';
@@ -28,6 +29,10 @@ const handlers: Record<string, Handler> = {
   'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
+  'list-files': (shared) => (ctx) => listFiles(ctx, shared.files),
+  'get-file': (shared) => (ctx) => getFile(ctx, shared.files),
+  'get-file-content': (shared) => (ctx) => getFileContent(ctx, shared.files),
+  'delete-file': (shared) => (ctx) => deleteFile(ctx, shared.files),
   health: () => (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
