@@ -23,6 +23,10 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'models-get.yaml': { method: 'GET', path: '/v1/models/:provider/:model', auth: 'none', handler: 'get-model', operation: 'models.get' },
   'video-generations-get.yaml': { method: 'GET', path: '/v1/video/generations/:id', auth: 'key', handler: 'poll-job', operation: 'video.generations.poll' },
   'health.yaml': { method: 'GET', path: '/healthz', auth: 'none', handler: 'health', operation: 'health' },
+  'files-list.yaml': { method: 'GET', path: '/v1/files', auth: 'key', handler: 'list-files', operation: 'files.list' },
+  'files-get.yaml': { method: 'GET', path: '/v1/files/:id', auth: 'key', handler: 'get-file', operation: 'files.retrieve' },
+  'files-content.yaml': { method: 'GET', path: '/v1/files/:id/content', auth: 'key', handler: 'get-file-content', operation: 'files.content' },
+  'files-delete.yaml': { method: 'DELETE', path: '/v1/files/:id', auth: 'key', handler: 'delete-file', operation: 'files.delete' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
@@ -49,7 +53,7 @@ describe('routes/*.yaml', () => {
   const meta = createEngineAjv().compile(JSON.parse(readFileSync(ROUTE_META_SCHEMA, 'utf8')) as object);
 
   describe('catalog', () => {
-    it('has exactly one file per SPEC 4.1 endpoint plus the poll and health extensions', () => {
+    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health and file-management extensions', () => {
       expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
     });
 
@@ -60,7 +64,7 @@ describe('routes/*.yaml', () => {
         expect(d.surface).to.equal(want.surface);
         expect(d.stream_field).to.equal(want.stream ? 'stream' : undefined);
         expect(d.envelope).to.equal(name === 'messages.yaml' ? 'messages' : 'default');
-        if (want.method === 'GET') expect(d.schema, 'GET routes take no body').to.equal(undefined);
+        if (want.method === 'GET' || want.method === 'DELETE') expect(d.schema, `${want.method} routes take no body`).to.equal(undefined);
         else expect(d.schema, 'POST routes validate their body').to.be.an('object');
       });
     }
