@@ -27,7 +27,8 @@ export type FileContent = Uint8Array | { path: string; size: number };
 
 /** Where uploads are kept. */
 export interface FileStore {
-  put(record: Omit<FileRecord, 'id' | 'object' | 'created_at' | 'bytes'>, content: FileContent): Promise<FileRecord>;
+  /** Stores a new file; `signal` (the client went away) abandons it, leaving nothing stored. */
+  put(record: Omit<FileRecord, 'id' | 'object' | 'created_at' | 'bytes'>, content: FileContent, signal?: AbortSignal): Promise<FileRecord>;
   /** The record, or undefined when missing or owned by another key. */
   get(id: string, owner: string): Promise<FileRecord | undefined>;
   read(id: string, owner: string): Promise<Uint8Array | undefined>;

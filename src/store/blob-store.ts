@@ -9,8 +9,8 @@ import type { FileContent } from '../providers/types.js';
  * bucket (any number of instances). Records and listing live in the FileIndex, not here.
  */
 export interface BlobStore {
-  /** Stores the bytes under a key; a file on disk is moved or streamed, never read whole. */
-  write(key: string, content: FileContent, contentType: string): Promise<void>;
+  /** Stores the bytes under a key; a file on disk is moved or streamed, never read whole. `signal` aborts a transfer in flight. */
+  write(key: string, content: FileContent, contentType: string, signal?: AbortSignal): Promise<void>;
   /** The whole bytes (for mappings that must send them upstream); undefined when missing. */
   read(key: string): Promise<Uint8Array | undefined>;
   /** A stream of the bytes (downloads); undefined when missing. */

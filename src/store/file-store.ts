@@ -63,7 +63,7 @@ export function createFileStore(blobs: BlobStore, index: FileIndex, options: Fil
     return record;
   };
   return {
-    async put(meta, content) {
+    async put(meta, content, signal) {
       const ms = now();
       const created = Math.floor(ms / 1000);
       const record: FileRecord = {
@@ -75,8 +75,10 @@ export function createFileStore(blobs: BlobStore, index: FileIndex, options: Fil
         created_ms: ms,
         ...(options.ttlSeconds > 0 ? { expires_at: created + Math.ceil(options.ttlSeconds) } : {}),
       };
-      await blobs.write(record.id, content, record.mime_type);
+      await blobs.write(record.id, content, record.mime_type, signal);
       try {
+        // A client gone while the bytes travelled never learns the id: keep nothing.
+        signal?.throwIfAborted();
         await index.put(record);
       } catch (e) {
         await blobs.delete(record.id).catch(() => undefined);

@@ -51,10 +51,10 @@ export function createS3BlobStore(settings: S3Settings, credentials?: S3Credenti
     }
   };
   return {
-    async write(key, content, contentType) {
+    async write(key, content, contentType, signal) {
       const body = content instanceof Uint8Array ? content : createReadStream(content.path);
       const length = content instanceof Uint8Array ? content.byteLength : content.size;
-      await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: body, ContentLength: length, ContentType: contentType }));
+      await client.send(new PutObjectCommand({ Bucket, Key: keyOf(key), Body: body, ContentLength: length, ContentType: contentType }), signal ? { abortSignal: signal } : {});
     },
     async read(key) {
       const object = await get(key);

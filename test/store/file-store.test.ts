@@ -130,6 +130,20 @@ describe('store/file-store', () => {
     });
   });
 
+  describe('#put', () => {
+    it('keeps nothing when the client went away while the bytes were stored', async () => {
+      const index = createMemoryFileIndex();
+      const files = createFileStore(createLocalBlobStore(dir), index, { ttlSeconds: 0 });
+      const gone = new AbortController();
+      gone.abort();
+      let failed = false;
+      await files.put(meta('alice'), new Uint8Array([1, 2]), gone.signal).catch(() => { failed = true; });
+      expect(failed).to.equal(true);
+      expect(await readdir(dir)).to.deep.equal([]);
+      expect((await files.list('alice', { limit: 10, order: 'desc' }))!.data).to.deep.equal([]);
+    });
+  });
+
   describe('#delete', () => {
     it('deletes only the owner\'s file', async () => {
       const files = createFileStore(createLocalBlobStore(dir), createMemoryFileIndex(), { ttlSeconds: 0 });

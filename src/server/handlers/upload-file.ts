@@ -43,7 +43,7 @@ export async function uploadFile(ctx: ParameterizedContext<AppState>): Promise<v
   if (provider.missing) throw errors.providerNotConfigured(provider.name, provider.missing);
   const purpose = typeof fields.purpose === 'string' ? fields.purpose : 'user_upload';
   const providerFileId = await forwardToProvider(gw, provider, content, { filename, mime_type: mimeType, purpose });
-  const record = await gw.services.files.put({ filename, mime_type: mimeType, purpose, provider: providerName, owner: gw.owner, ...(providerFileId ? { provider_file_id: providerFileId } : {}) }, content);
+  const record = await gw.services.files.put({ filename, mime_type: mimeType, purpose, provider: providerName, owner: gw.owner, ...(providerFileId ? { provider_file_id: providerFileId } : {}) }, content, gw.abort.signal);
   ctx.status = 200;
   ctx.body = publicRecord(record);
 }
