@@ -92,12 +92,20 @@ function translateError(e: unknown, limits: MultipartLimits): unknown {
   }
 }
 
-/** Text fields: one value per name; a name sent twice keeps its values as an array. */
+/**
+ * Text fields: one value per name; a name sent twice keeps its values as an array; `name[]`
+ * parts (how openai-node and most form encoders send arrays) become the array field `name`.
+ */
 function flattenFields(raw: formidable.Fields): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, values] of Object.entries(raw)) {
     if (values === undefined) continue;
-    out[name] = values.length === 1 ? values[0] : values;
+    if (name.endsWith('[]') && name.length > 2) {
+      const key = name.slice(0, -2);
+      out[key] = [...(Array.isArray(out[key]) ? out[key] as unknown[] : out[key] === undefined ? [] : [out[key]]), ...values];
+    } else {
+      out[name] = values.length === 1 ? values[0] : values;
+    }
   }
   return out;
 }

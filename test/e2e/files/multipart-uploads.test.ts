@@ -82,6 +82,22 @@ describe('e2e/files/multipart-uploads', () => {
       expect(lastRequest(rig.openai, '/v1/audio/transcriptions').form!.fields.response_format).to.deep.equal(['verbose_json']);
     });
 
+    it('reads `key[]` parts as arrays: timestamp_granularities reaches whisper-1, and is dropped (and named) for a model without it', async () => {
+      await client.audio.transcriptions.create({ file: await toFile(wav, 'a.wav'), model: 'openai/whisper-1', response_format: 'verbose_json', timestamp_granularities: ['word', 'segment'] });
+      const upstream = lastRequest(rig.openai, '/v1/audio/transcriptions');
+      expect(upstream.form!.fields['timestamp_granularities[]']).to.deep.equal(['word', 'segment']);
+      expect(rig.openai.findings.at(-1)!.errors).to.deep.equal([]);
+      const res = await client.audio.transcriptions.create({ file: await toFile(wav, 'a.wav'), model: 'openai/gpt-transcribe', timestamp_granularities: ['word'] }).withResponse();
+      expect(res.response.headers.get('x-gateway-dropped-params')).to.equal('timestamp_granularities');
+      expect(lastRequest(rig.openai, '/v1/audio/transcriptions').form!.fields).to.not.have.property('timestamp_granularities[]');
+    });
+
+    it('refuses stream: true with a 400 naming stream (the answer is one JSON object)', async () => {
+      const res = await postForm('/v1/audio/transcriptions', form([['model', 'sandbox/transcribe-1'], ['stream', 'true'], ['file', new Blob([new Uint8Array(wav)]), 'a.wav']]));
+      expect(res.status).to.equal(400);
+      expect(res.json.error!.message).to.contain('stream');
+    });
+
     it('names a generic upload after its bytes so the upstream can decode it', async () => {
       const mp3 = makeMp3Like();
       await client.audio.transcriptions.create({ file: await toFile(mp3, 'blob'), model: 'openai/gpt-transcribe' });
