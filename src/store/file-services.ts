@@ -20,8 +20,13 @@ export interface FilesSettings {
 /** The running file store and the sweep timer behind it. */
 export interface FileServices { files: ManagedFileStore; close(): void }
 
-/** Retention sweeps run this often unless `files.sweep_interval_seconds` says otherwise. */
-const DEFAULT_SWEEP_SECONDS = 600;
+/** Retention sweeps run at most this far apart unless `files.sweep_interval_seconds` says otherwise. */
+const MAX_SWEEP_SECONDS = 600;
+
+/** Default sweep interval: a 24th of the retention (bytes outlive their expiry by ~4 % at most), 1 s to 10 min. */
+function defaultSweepSeconds(ttlSeconds: number): number {
+  return Math.min(MAX_SWEEP_SECONDS, Math.max(1, Math.round(ttlSeconds / 24)));
+}
 
 /**
  * Builds the file store from config: bytes in `files.dir` (`store: local`, one instance) or in
@@ -46,7 +51,7 @@ export function createFileServices(settings: FilesSettings, logger: Logger, opti
       );
     };
     sweep();
-    timer = setInterval(sweep, (settings.sweep_interval_seconds ?? DEFAULT_SWEEP_SECONDS) * 1000);
+    timer = setInterval(sweep, (settings.sweep_interval_seconds ?? defaultSweepSeconds(ttlSeconds)) * 1000);
     timer.unref();
   }
   return {
