@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { FileContent } from '../providers/types.js';
@@ -17,6 +17,8 @@ export interface BlobStore {
   open(key: string): Promise<Readable | undefined>;
   /** Removes the bytes; a missing key is not an error. */
   delete(key: string): Promise<void>;
+  /** Keys of bytes last written before `beforeMs`, at most `limit` (retention of bytes whose record is gone). */
+  writtenBefore(beforeMs: number, limit: number): Promise<string[]>;
   close(): void;
 }
 
@@ -64,6 +66,16 @@ export function createLocalBlobStore(dir: string): BlobStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+    async writtenBefore(beforeMs, limit) {
+      const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^file-[0-9a-f]+$/.test(n));
+      const out: string[] = [];
+      for (const name of names) {
+        if (out.length >= limit) break;
+        const info = await stat(join(dir, name)).catch(() => undefined);
+        if (info && info.mtimeMs < beforeMs) out.push(name);
+      }
+      return out;
     },
     close() {},
   };

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { assertSafeKey, type BlobStore } from './blob-store.js';
 
 /** `files.s3` in gateway.yaml: any S3-compatible service (AWS S3, R2, MinIO, Ceph ...). */
@@ -67,6 +67,22 @@ export function createS3BlobStore(settings: S3Settings, credentials?: S3Credenti
     },
     async delete(key) {
       await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(key) }));
+    },
+    async writtenBefore(beforeMs, limit) {
+      const prefix = settings.prefix ?? '';
+      const out: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ContinuationToken: token }));
+        for (const o of page.Contents ?? []) {
+          const key = o.Key?.slice(prefix.length) ?? '';
+          // Only objects this gateway names (file ids) directly under the prefix are ever touched.
+          if (/^file-[0-9a-f]+$/.test(key) && o.LastModified && o.LastModified.getTime() < beforeMs) out.push(key);
+          if (out.length >= limit) return out;
+        }
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token);
+      return out;
     },
     close() {
       client.destroy();

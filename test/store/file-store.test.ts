@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -89,7 +89,7 @@ describe('store/file-store', () => {
   let clock: number;
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'gw-filestore-'));
-    clock = 1_800_000_000_000;
+    clock = Date.now();
   });
   afterEach(async () => rm(dir, { recursive: true, force: true }));
 
@@ -113,11 +113,27 @@ describe('store/file-store', () => {
       const old = await Promise.all(Array.from({ length: 150 }, (_, i) => files.put(meta(i % 2 ? 'alice' : 'bob'), new Uint8Array([i]))));
       clock += 30_000;
       const young = await files.put(meta('alice'), new Uint8Array([9]));
+      // The bytes' own write time follows the test clock too (the sweep also reads it).
+      await utimes(join(dir, young.id), clock / 1000, clock / 1000);
       clock += 31_000;
       expect(await files.sweep()).to.equal(150);
       expect(await readdir(dir)).to.deep.equal([young.id]);
       expect(await index.get(old[0]!.id)).to.equal(undefined);
       expect((await files.list('alice', { limit: 100, order: 'desc' }))!.data.map((r) => r.id)).to.deep.equal([young.id]);
+    });
+
+    it('deletes bytes past retention whose record is gone (records lost with a restarted memory store)', async () => {
+      const blobs = createLocalBlobStore(dir);
+      const before = createFileStore(blobs, createMemoryFileIndex(), { ttlSeconds: 60, now: () => clock });
+      const lost = await before.put(meta('alice'), new Uint8Array([1]));
+      await utimes(join(dir, lost.id), clock / 1000, clock / 1000);
+      const after = createFileStore(blobs, createMemoryFileIndex(), { ttlSeconds: 60, now: () => clock });
+      clock += 59_000;
+      expect(await after.sweep()).to.equal(0);
+      expect(await readdir(dir)).to.deep.equal([lost.id]);
+      clock += 2_000;
+      expect(await after.sweep()).to.equal(1);
+      expect(await readdir(dir)).to.deep.equal([]);
     });
 
     it('keeps everything without retention', async () => {
