@@ -84,6 +84,53 @@ describe('store/file-index', () => {
   });
 });
 
+describe('store/redis-file-index through a Redis outage', () => {
+  const prefix = `gwtest-outage-${randomBytes(4).toString('hex')}:`;
+  let conn: RedisConnection;
+  let down = false;
+  let flaky: FileIndex;
+  let other: FileIndex;
+
+  before(async () => {
+    conn = connectRedis(`redis://127.0.0.1:6379/?prefix=${prefix}`);
+    await conn.ready(2000);
+    // This instance's view of Redis fails every command while `down` is set.
+    const client = new Proxy(conn.client, {
+      get(target, name) {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => (down ? Promise.reject(new Error('connection lost')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+      },
+    });
+    flaky = createRedisFileIndex({ ...conn, client }, createStoreGuard('open'), createMemoryFileIndex());
+    other = createRedisFileIndex(conn, createStoreGuard('open'), createMemoryFileIndex());
+  });
+  after(async () => {
+    const admin = new Redis('redis://127.0.0.1:6379');
+    const keys = await admin.keys(`${prefix}*`);
+    if (keys.length > 0) await admin.del(...keys);
+    await admin.quit();
+    await conn.close();
+  });
+
+  it('writes uploads and deletes made during the outage back to Redis when it returns', async () => {
+    await flaky.put(record('file-aa01', 'alice', 1000));
+    down = true;
+    await flaky.put(record('file-aa02', 'alice', 2000));
+    await flaky.delete('file-aa01', 'alice');
+    // Served from this instance's memory meanwhile; the other instance does not see it yet.
+    expect((await flaky.get('file-aa02'))?.id).to.equal('file-aa02');
+    expect(await other.get('file-aa02')).to.equal(undefined);
+    expect((await other.get('file-aa01'))?.id).to.equal('file-aa01');
+    down = false;
+    // The first call that reaches Redis again writes the journal back.
+    await flaky.get('file-zz99');
+    expect((await other.get('file-aa02'))?.id).to.equal('file-aa02');
+    expect(await other.get('file-aa01')).to.equal(undefined);
+    expect((await other.page('alice', { limit: 10, order: 'desc' }))!.records.map((r) => r.id)).to.deep.equal(['file-aa02']);
+  });
+});
+
 describe('store/file-store', () => {
   let dir: string;
   let clock: number;
