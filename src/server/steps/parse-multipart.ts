@@ -57,7 +57,10 @@ export async function parseMultipart(ctx: ParameterizedContext<AppState>, limits
     if (part && part.field !== FILE_PART) {
       throw errors.invalidRequest(`Unexpected file part '${part.field}': send the file in a part named '${FILE_PART}'.`, 'invalid_multipart', { field: part.field });
     }
-    if (part && FILE_PART in fields) throw tooManyFiles();
+    // `file` sent as a text field (a path or an id typed into a form) is no upload.
+    if (FILE_PART in fields) {
+      throw part ? tooManyFiles() : errors.invalidRequest(`'${FILE_PART}' must be a file part (with a filename), not a text field.`, 'invalid_multipart', { field: FILE_PART });
+    }
     if (part) fields[FILE_PART] = new UploadedMedia(part.path, part.filename, part.mimeType, part.size);
     return { fields, files, cleanup };
   } catch (e) {

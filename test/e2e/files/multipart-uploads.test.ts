@@ -151,6 +151,13 @@ describe('e2e/files/multipart-uploads', () => {
       expect(res.json.error!.message).to.contain("'audio'");
     });
 
+    it('answers 400 invalid_multipart when file is a text field', async () => {
+      const res = await postForm('/v1/audio/transcriptions', form([['model', 'sandbox/transcribe-1'], ['file', '/home/me/a.wav']]));
+      expect(res.status).to.equal(400);
+      expect(res.json.error).to.include({ code: 'invalid_multipart' });
+      expect(res.json.error!.message).to.contain('file part');
+    });
+
     it('answers 400 empty_file for an empty file part', async () => {
       const res = await postForm('/v1/audio/transcriptions', form([['model', 'sandbox/transcribe-1'], ['file', new Blob([]), 'a.wav']]));
       expect(res.status).to.equal(400);
