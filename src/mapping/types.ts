@@ -80,6 +80,8 @@ export interface ResponseSpec {
   content_type?: ValueSpec;
   /** binary: answer JSON instead of bytes (always, or when every `when` condition holds). */
   envelope?: { when?: Record<string, unknown>; body: Record<string, ValueSpec> };
+  /** json, multipart: answer one field of the normalized body as text/plain when every `when` condition holds. */
+  text?: { when: Record<string, unknown>; from: string; headers?: Record<string, ValueSpec> };
 }
 
 export interface JobSpec {

@@ -32,10 +32,15 @@ export async function transcribeAudio(call: OperationCall): Promise<OperationRes
   }
   const duration = Number(seconds.toFixed(2));
   const language = readString(call.body, 'language') ?? (wav?.tags.ILNG || 'en');
+  const transcript = text ?? `Sandbox transcript of ${duration.toFixed(2)} seconds of audio`;
+  // OpenAI's `response_format: text`: the transcript alone, as text/plain (billing reads the header).
+  if (readString(call.body, 'response_format') === 'text') {
+    return { kind: 'bytes', contentType: 'text/plain; charset=utf-8', body: new Uint8Array(Buffer.from(transcript, 'utf8')), headers: { 'x-audio-duration-seconds': String(duration) } };
+  }
   return {
     kind: 'json',
     body: {
-      text: text ?? `Sandbox transcript of ${duration.toFixed(2)} seconds of audio`,
+      text: transcript,
       language,
       duration_seconds: duration,
       usage: { type: 'duration', seconds: Math.ceil(seconds) },

@@ -98,6 +98,29 @@ describe('e2e/files/multipart-uploads', () => {
       expect(res.json.error!.message).to.contain('stream');
     });
 
+    for (const [model, expected] of [
+      ['openai/gpt-transcribe', `heard ${wav.length} bytes of a.wav`],
+      ['elevenlabs/scribe-v1', `scribed ${wav.length} bytes`],
+      ['sandbox/transcribe-1', /^Sandbox transcript of \d+\.\d\d seconds of audio$/],
+    ] as const) {
+      it(`answers response_format text as the SDK expects it (a string) from ${model}, still billed`, async () => {
+        const res = await client.audio.transcriptions.create({ file: await toFile(wav, 'a.wav'), model, response_format: 'text' }).withResponse();
+        expect(res.data).to.be.a('string');
+        if (typeof expected === 'string') expect(res.data).to.equal(expected);
+        else expect(res.data).to.match(expected);
+        expect(res.response.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+        expect(Number(res.response.headers.get('x-gateway-cost'))).to.be.greaterThan(0);
+        if (model.startsWith('openai/')) expect(lastRequest(rig.openai, '/v1/audio/transcriptions').form!.fields.response_format).to.deep.equal(['json']);
+      });
+    }
+
+    it('answers response_format text to a JSON request too', async () => {
+      const res = await rig.post('/v1/audio/transcriptions', { model: 'sandbox/transcribe-1', audio_base64: wav.toString('base64'), response_format: 'text' });
+      expect(res.status).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+      expect(res.bytes.toString('utf8')).to.match(/^Sandbox transcript of/);
+    });
+
     it('names a generic upload after its bytes so the upstream can decode it', async () => {
       const mp3 = makeMp3Like();
       await client.audio.transcriptions.create({ file: await toFile(mp3, 'blob'), model: 'openai/gpt-transcribe' });
