@@ -51,11 +51,12 @@ export async function getFileContent(ctx: Ctx, files: ManagedFileStore): Promise
   // A client that leaves mid-download must not keep the storage stream open.
   gw.abort.signal.addEventListener('abort', () => opened.body.destroy(), { once: true });
   ctx.status = 200;
+  // attachment() guesses a type from the name: the upload's own media type is set after it.
+  ctx.attachment(opened.record.filename, { type: 'attachment' });
+  ctx.set('Cache-Control', 'no-store');
+  ctx.body = opened.body;
   ctx.type = opened.record.mime_type;
   ctx.length = opened.record.bytes;
-  ctx.set('Cache-Control', 'no-store');
-  ctx.attachment(opened.record.filename, { type: 'attachment' });
-  ctx.body = opened.body;
 }
 
 /** DELETE /v1/files/{id}: bytes and record; `{id, object: "file", deleted: true}` as OpenAI answers. */

@@ -154,12 +154,15 @@ describe('e2e/files/s3-shared', () => {
     const res = await fetch(`${b.url}/v1/files`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ content_base64: bytes.toString('base64'), filename: 'x.bin' }),
+      // The declared type wins over what the name suggests.
+      body: JSON.stringify({ content_base64: bytes.toString('base64'), filename: 'x.txt', mime_type: 'application/pdf' }),
     });
     const id = ((await res.json()) as { id: string }).id;
     expect((await s3.bytes(`${PREFIX}${id}`))!.equals(bytes)).to.equal(true);
     const content = await sdkA.files.content(id);
     expect(Buffer.from(await content.arrayBuffer()).equals(bytes)).to.equal(true);
+    expect(content.headers.get('content-type')).to.equal('application/pdf');
+    expect(content.headers.get('content-disposition')).to.equal('attachment; filename="x.txt"');
     await sdkA.files.delete(id);
   });
 
