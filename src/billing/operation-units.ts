@@ -1,4 +1,6 @@
 import { isRecord } from '../codecs/shared/json.js';
+import { decodeBase64Strict } from '../codecs/shared/base64.js';
+import { UploadedMedia } from '../mapping/media.js';
 import { estimateAudioSeconds, readWavSeconds } from './audio-duration.js';
 import type { PricingUnit } from './pricing.js';
 import { ESTIMATE_CHARS_PER_TOKEN, countTokensWorstCase } from './token-counter.js';
@@ -116,10 +118,11 @@ async function estimateAudioSecondsOf(r: UnitRequest): Promise<UnitEstimate> {
 }
 
 async function readRequestAudio(r: UnitRequest): Promise<Uint8Array | undefined> {
+  if (r.body.file instanceof UploadedMedia) return (await r.body.file.read()).bytes;
   const encoded = r.body.audio_base64;
   if (typeof encoded === 'string' && encoded.length > 0) {
     const comma = encoded.startsWith('data:') ? encoded.indexOf(',') : -1;
-    return Buffer.from(comma >= 0 ? encoded.slice(comma + 1) : encoded, 'base64');
+    return decodeBase64Strict(comma >= 0 ? encoded.slice(comma + 1) : encoded);
   }
   if (typeof r.body.file_id === 'string' && r.readFile) return r.readFile(r.body.file_id);
   return undefined;

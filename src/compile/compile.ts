@@ -64,6 +64,7 @@ export function compile(project: LoadedProject, givenEnv: Env = process.env, opt
     findKey: createKeyLookup(keys),
     adminKeys: buildAdminKeyRing(config, env),
     generatedKey,
+    fileCredentials: resolveFileCredentials(config, env),
   });
   return { runtime, diagnostics };
 }
@@ -77,7 +78,7 @@ function compileRoute(spec: RouteSpec, parameterVocabulary: ReadonlySet<string>)
   return Object.freeze({
     spec,
     validate: spec.schema ? compileRequestSchema(spec.schema) : undefined,
-    validateMultipart: spec.multipart_schema ? compileRequestSchema(spec.multipart_schema) : undefined,
+    validateMultipart: spec.multipart_schema ? compileRequestSchema(spec.multipart_schema, 'form') : undefined,
     surface: spec.surface ? surfaces.get(spec.surface) : undefined,
     payloadFields,
     tunableParameters: new Set([...parameterVocabulary, ...(spec.parameters ?? [])].filter((p) => !payloadFields.has(p))),
@@ -142,4 +143,12 @@ function safeCrossCheck(project: LoadedProject): Diagnostic[] {
     if (hasErrors(project.diagnostics)) return [];
     throw e;
   }
+}
+
+/** Object storage credentials from the variables `files.s3` names (AWS_* by default); both or none. */
+function resolveFileCredentials(config: GatewayConfig, env: Env): Runtime['fileCredentials'] {
+  if (config.files.store !== 's3') return undefined;
+  const accessKeyId = env[config.files.s3?.access_key_env ?? 'AWS_ACCESS_KEY_ID'];
+  const secretAccessKey = env[config.files.s3?.secret_key_env ?? 'AWS_SECRET_ACCESS_KEY'];
+  return accessKeyId && secretAccessKey ? { accessKeyId, secretAccessKey } : undefined;
 }

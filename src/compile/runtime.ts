@@ -74,6 +74,8 @@ export interface Runtime {
   readonly adminKeys: readonly KeyEntry[];
   /** Set when no key was configured and one was generated for this process. */
   readonly generatedKey?: string;
+  /** Object storage credentials from `files.s3.access_key_env` / `secret_key_env` (AWS_* by default); absent = the SDK's default chain. */
+  readonly fileCredentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** The key of a route in Runtime.routesByKey. */

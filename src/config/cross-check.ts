@@ -35,7 +35,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
       const schema = r[field];
       if (!schema) continue;
       try {
-        compileRequestSchema(schema);
+        compileRequestSchema(schema, field === 'multipart_schema' ? 'form' : 'json');
       } catch (e) {
         at(src, [field], 'E_ROUTE_SCHEMA', `${field} does not compile: ${(e as Error).message}`);
       }

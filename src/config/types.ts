@@ -121,7 +121,20 @@ export interface GatewayConfig {
     /** Stored Responses: seconds kept, largest record, memory total (defaults in server/services.ts). */
     responses?: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number };
   };
-  files: { dir: string; default_provider: string; max_bytes: number };
+  files: {
+    dir: string;
+    default_provider: string;
+    max_bytes: number;
+    /** Where uploads are streamed while their request runs (default `<dir>/.incoming`). */
+    tmp_dir?: string;
+    /** Where bytes live: `local` (`dir`, one instance; default) or `s3` (`s3`, any number of instances). */
+    store?: 'local' | 's3';
+    s3?: { bucket: string; endpoint?: string; region?: string; force_path_style?: boolean; prefix?: string; access_key_env?: string; secret_key_env?: string };
+    /** Retention: files older than this many days are deleted (bytes and record). */
+    ttl_days?: number;
+    /** How often each instance runs the retention sweep (default 600). */
+    sweep_interval_seconds?: number;
+  };
   realtime: { secret?: string; url_ttl_seconds: number };
   observability: ObservabilitySpec;
   providers: Record<string, ProviderSpec>;

@@ -1,5 +1,7 @@
+import { readFile } from 'node:fs/promises';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
+import { decodeBase64Strict } from '../codecs/shared/base64.js';
 import { decodeDataUrl } from '../codecs/shared/data-url.js';
 
 /**
@@ -26,6 +28,27 @@ export class MediaValue {
   /** JSON form (never the bytes as numbers): its data URL. */
   toJSON(): string {
     return this.field('data_url') as string;
+  }
+}
+
+/**
+ * A file part of a multipart request, still on disk: the body step wrote it to a per-request
+ * temp folder and removes that folder when the request ends, so it is read (once, lazily) only
+ * by what needs its bytes (a mapping's `load`, the sandbox, the cost estimate).
+ */
+export class UploadedMedia {
+  #media?: Promise<MediaValue>;
+
+  constructor(readonly path: string, readonly filename: string, readonly contentType: string, readonly size: number) {}
+
+  /** The bytes as media, typed by their magic number where the declared type is generic. */
+  read(): Promise<MediaValue> {
+    return (this.#media ??= readFile(this.path).then((bytes) => toMedia(new Uint8Array(bytes), this.contentType, 'file', this.filename)));
+  }
+
+  /** JSON form (logs, echoes): the part's description, never its bytes. */
+  toJSON(): Record<string, unknown> {
+    return { filename: this.filename, content_type: this.contentType, size: this.size };
   }
 }
 
@@ -77,10 +100,11 @@ export type MediaSource = 'url' | 'base64' | 'file';
  * Resolves one client value to bytes. `url`: an http(s) URL (fetched with the SSRF-safe
  * fetcher), a data: URL, `{url}`, `{type: 'image_url', url}`, `{image_url: {url}}` or
  * `{file_id}`; `base64`: base64 text or a data: URL; `file`: a gateway file id the caller
- * uploaded. Bad input -> 400 naming the field.
+ * uploaded. A multipart file part (UploadedMedia) is accepted by every source. Bad input -> 400 naming the field.
  */
 export async function loadMedia(value: unknown, source: MediaSource, field: string, call: OperationCall): Promise<MediaValue> {
   if (value instanceof MediaValue) return value;
+  if (value instanceof UploadedMedia) return value.read();
   const stem = field.replace(/[^A-Za-z0-9_-]+/g, '_') || 'file';
   if (source === 'file') return loadFile(value, field, stem, call);
   if (typeof value !== 'string') {
@@ -101,9 +125,9 @@ export async function loadMedia(value: unknown, source: MediaSource, field: stri
     const name = decodeURIComponent(new URL(value).pathname.split('/').pop() ?? '');
     return toMedia(fetched.bytes, fetched.contentType, stem, /\.[A-Za-z0-9]{2,5}$/.test(name) ? name : undefined);
   }
-  const compact = value.replace(/\s+/g, '');
-  if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) throw errors.invalidRequest(`'${field}' is not valid base64.`, 'invalid_base64', { field });
-  return toMedia(Buffer.from(compact, /[-_]/.test(compact) ? 'base64url' : 'base64'), undefined, stem);
+  const bytes = decodeBase64Strict(value);
+  if (!bytes || bytes.length === 0) throw errors.invalidRequest(`'${field}' is not valid base64.`, 'invalid_base64', { field });
+  return toMedia(bytes, undefined, stem);
 }
 
 async function loadFile(value: unknown, field: string, stem: string, call: OperationCall): Promise<MediaValue> {

@@ -35,6 +35,8 @@ export interface SpecObject {
   refuse?: string;
   /** Keep array items where this item-relative path is present. */
   where?: string;
+  /** Pick the array element at the index this path reads (e.g. `$item.index`); absent when out of range. */
+  at?: string;
   /** Sort an array by an item-relative path; `-path` sorts descending. */
   sort?: string;
   /** Resolve media: `url` (http(s) via the SSRF-safe fetcher, data: URLs, {url}, {file_id}), `base64` (or a data: URL), `file` (a gateway file id of the caller). */
@@ -78,6 +80,8 @@ export interface ResponseSpec {
   content_type?: ValueSpec;
   /** binary: answer JSON instead of bytes (always, or when every `when` condition holds). */
   envelope?: { when?: Record<string, unknown>; body: Record<string, ValueSpec> };
+  /** json, multipart: answer one field of the normalized body as text/plain when every `when` condition holds. */
+  text?: { when: Record<string, unknown>; from: string; headers?: Record<string, ValueSpec> };
 }
 
 export interface JobSpec {

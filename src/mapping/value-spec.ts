@@ -36,7 +36,7 @@ export interface SpecContext {
   itemLabel?: string;
 }
 
-const SPEC_KEYS = new Set(['when', 'from', 'first', 'collect', 'const', 'template', 'default', 'required', 'refuse', 'where', 'sort', 'load', 'filename', 'map', 'unmapped', 'scale', 'as', 'each', 'object']);
+const SPEC_KEYS = new Set(['when', 'from', 'first', 'collect', 'const', 'template', 'default', 'required', 'refuse', 'where', 'at', 'sort', 'load', 'filename', 'map', 'unmapped', 'scale', 'as', 'each', 'object']);
 
 /** Reads a compiled path in a scope. */
 export function readScope(scope: Scope, path: CompiledPath): unknown {
@@ -191,6 +191,14 @@ function compileSteps(spec: SpecObject, at: ReadonlyArray<string | number>, ctx:
   if (spec.where !== undefined) {
     const path = atPath([...at, 'where'], () => compilePath(spec.where!));
     steps.push(async (v) => (Array.isArray(v) ? v.filter((item) => isPresent(readPath(item, path.segments))) : v));
+  }
+  if (spec.at !== undefined) {
+    const path = atPath([...at, 'at'], () => compilePath(spec.at!));
+    notePath(path, ctx);
+    steps.push(async (v, scope) => {
+      const index = readScope(scope, path);
+      return Array.isArray(v) && typeof index === 'number' && Number.isInteger(index) && index >= 0 ? v[index] : undefined;
+    });
   }
   if (spec.sort !== undefined) {
     const descending = spec.sort.startsWith('-');

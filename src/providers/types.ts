@@ -16,11 +16,19 @@ export interface FileRecord {
   owner: string;
   /** The provider's own file id, when the file was forwarded to its files API. */
   provider_file_id?: string;
+  /** When retention (`files.ttl_days`) deletes it (Unix seconds); absent = kept until deleted. */
+  expires_at?: number;
+  /** Creation time in milliseconds: the listing order (kept inside the gateway). */
+  created_ms?: number;
 }
+
+/** Bytes to store: held in memory, or a file on disk (a multipart upload) streamed from there. */
+export type FileContent = Uint8Array | { path: string; size: number };
 
 /** Where uploads are kept. */
 export interface FileStore {
-  put(record: Omit<FileRecord, 'id' | 'object' | 'created_at' | 'bytes'>, content: Uint8Array): Promise<FileRecord>;
+  /** Stores a new file; `signal` (the client went away) abandons it, leaving nothing stored. */
+  put(record: Omit<FileRecord, 'id' | 'object' | 'created_at' | 'bytes'>, content: FileContent, signal?: AbortSignal): Promise<FileRecord>;
   /** The record, or undefined when missing or owned by another key. */
   get(id: string, owner: string): Promise<FileRecord | undefined>;
   read(id: string, owner: string): Promise<Uint8Array | undefined>;

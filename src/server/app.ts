@@ -6,6 +6,7 @@ import type { CompiledRoute, Runtime } from '../compile/runtime.js';
 import { configDefaults } from '../config/defaults.js';
 import { errors } from '../errors/gateway-error.js';
 import { getModel, limitAnonymous, listModels } from './handlers/discovery.js';
+import { deleteFile, getFile, getFileContent, listFiles } from './handlers/file-routes.js';
 import { getResponse } from './handlers/get-response.js';
 import { modelCall } from './handlers/model-call.js';
 import { pollJob } from './handlers/poll-job.js';
@@ -39,6 +40,10 @@ const handlers: Record<string, Handler> = {
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
   'get-response': (shared) => (ctx) => getResponse(ctx, shared),
+  'list-files': (shared) => (ctx) => listFiles(ctx, shared.files),
+  'get-file': (shared) => (ctx) => getFile(ctx, shared.files),
+  'get-file-content': (shared) => (ctx) => getFileContent(ctx, shared.files),
+  'delete-file': (shared) => (ctx) => deleteFile(ctx, shared.files),
   health: () => (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
 import type { Runtime } from '../compile/runtime.js';
-import type { FileRecord, FileStore, JobRecord, JobStore, OperationServices } from '../providers/types.js';
-import { createLocalFileStore, createMemoryRecordStore, type RecordStore } from '../store/file-store.js';
+import type { JobRecord, JobStore, OperationServices } from '../providers/types.js';
+import { createFileServices } from '../store/file-services.js';
+import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
 import { connectRedis } from '../store/redis-connection.js';
@@ -24,7 +24,8 @@ export interface SharedServices {
   limiter: RateLimiter;
   /** Per-key spend (budgets reserve-then-settle here). */
   ledger: SpendLedger;
-  files: FileStore;
+  /** Uploads: bytes locally or in S3-compatible storage, records beside the other shared state. */
+  files: ManagedFileStore;
   jobs: JobStore;
   fetchMedia: OperationServices['fetchMedia'];
   realtimeSecret: string;
@@ -51,7 +52,6 @@ const STORE_CONNECT_WAIT_MS = 2000;
 export async function createSharedServices(runtime: Runtime, logger: Logger): Promise<SharedServices> {
   const { config } = runtime;
   const fetchPolicy = config.limits.fetch ?? { allow_private: false, max_bytes: 20 * 1024 * 1024, timeout_ms: 15_000 };
-  const filesDir = resolve(config.files.dir);
   const observability = await createObservability(config, process.env);
   const base = {
     observability,
@@ -62,19 +62,22 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   const memory = {
     limiter: createMemoryRateLimiter(),
     ledger: createMemorySpendLedger(),
-    fileRecords: createMemoryRecordStore<FileRecord>() as RecordStore<FileRecord>,
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
     responses: createMemoryResponseStore(responseStoreLimits(config.store.responses)),
   };
   if (!/^rediss?:\/\//.test(config.store.url)) {
+    const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     return {
       ...base,
       limiter: memory.limiter,
       ledger: memory.ledger,
-      files: createLocalFileStore(filesDir, memory.fileRecords),
+      files: fileServices.files,
       jobs: createJobStore(memory.jobRecords),
       responses: memory.responses,
-      close: () => observability.close(),
+      close: async () => {
+        fileServices.close();
+        await observability.close();
+      },
     };
   }
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'));
@@ -89,14 +92,16 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   await conn.ready(STORE_CONNECT_WAIT_MS);
   const limiter = createRedisRateLimiter(conn, guard, memory.limiter);
   const ledger = createRedisSpendLedger(conn, guard, memory.ledger);
+  const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
   return {
     ...base,
     limiter,
     ledger,
-    files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
+    files: fileServices.files,
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
     responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
     close: async () => {
+      fileServices.close();
       await conn.close();
       await observability.close();
     },

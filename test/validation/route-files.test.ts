@@ -29,6 +29,10 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'openapi.yaml': { method: 'GET', path: '/openapi.json', auth: 'none', handler: 'openapi', operation: 'openapi' },
   'docs.yaml': { method: 'GET', path: '/docs', auth: 'none', handler: 'docs', operation: 'docs' },
   'docs-assets.yaml': { method: 'GET', path: '/docs/assets/:file', auth: 'none', handler: 'docs-asset', operation: 'docs' },
+  'files-list.yaml': { method: 'GET', path: '/v1/files', auth: 'key', handler: 'list-files', operation: 'files.list' },
+  'files-get.yaml': { method: 'GET', path: '/v1/files/:id', auth: 'key', handler: 'get-file', operation: 'files.retrieve' },
+  'files-content.yaml': { method: 'GET', path: '/v1/files/:id/content', auth: 'key', handler: 'get-file-content', operation: 'files.content' },
+  'files-delete.yaml': { method: 'DELETE', path: '/v1/files/:id', auth: 'key', handler: 'delete-file', operation: 'files.delete' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
@@ -55,7 +59,7 @@ describe('routes/*.yaml', () => {
   const meta = createEngineAjv().compile(JSON.parse(readFileSync(ROUTE_META_SCHEMA, 'utf8')) as object);
 
   describe('catalog', () => {
-    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness, stored-response, metrics, OpenAPI and docs extensions', () => {
+    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness, stored-response, file-management, metrics, OpenAPI and docs extensions', () => {
       expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
     });
 
@@ -66,16 +70,17 @@ describe('routes/*.yaml', () => {
         expect(d.surface).to.equal(want.surface);
         expect(d.stream_field).to.equal(want.stream ? 'stream' : undefined);
         expect(d.envelope).to.equal(name === 'messages.yaml' ? 'messages' : 'default');
-        if (want.method === 'GET') expect(d.schema, 'GET routes take no body').to.equal(undefined);
+        if (want.method === 'GET' || want.method === 'DELETE') expect(d.schema, `${want.method} routes take no body`).to.equal(undefined);
         else expect(d.schema, 'POST routes validate their body').to.be.an('object');
       });
     }
 
-    it('accepts JSON on every POST route and multipart only on /v1/files', () => {
+    it('accepts JSON on every POST route and multipart only on /v1/files and /v1/audio/transcriptions', () => {
+      const multipart = ['files.yaml', 'audio-transcriptions.yaml'];
       for (const f of files.filter((x) => x.data.method === 'POST')) {
-        const want = f.name === 'files.yaml' ? ['application/json', 'multipart/form-data'] : ['application/json'];
+        const want = multipart.includes(f.name) ? ['application/json', 'multipart/form-data'] : ['application/json'];
         expect(f.data.content_types, f.name).to.deep.equal(want);
-        expect(Boolean(f.data.multipart_schema), f.name).to.equal(f.name === 'files.yaml');
+        expect(Boolean(f.data.multipart_schema), f.name).to.equal(multipart.includes(f.name));
       }
     });
   });

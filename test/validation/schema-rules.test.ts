@@ -46,9 +46,10 @@ describe('route schemas', () => {
     const files2 = files.find((f) => f.name === 'files.yaml')!;
     const validate = createEngineAjv().compile(files2.data.multipart_schema as object);
 
-    it('accepts no fields and the documented ones', () => {
-      expect(validate({})).to.equal(true);
-      expect(validate({ provider: 'sandbox', purpose: 'vision_reference' })).to.equal(true);
+    it('requires the file part and accepts the documented text parts', () => {
+      expect(validate({})).to.equal(false);
+      expect(validate({ file: {} })).to.equal(true);
+      expect(validate({ file: {}, provider: 'sandbox', purpose: 'vision_reference' })).to.equal(true);
     });
 
     for (const [rule, fields, field] of [

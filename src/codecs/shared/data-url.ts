@@ -1,3 +1,5 @@
+import { decodeBase64Strict } from './base64.js';
+
 /** A `data:<mime>;base64,<data>` URL split into its parts. */
 export interface DataUrl { mediaType: string; data: string }
 
@@ -18,13 +20,14 @@ export function formatDataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
 }
 
-/** Decodes any `data:` URL (base64 or percent-encoded) to bytes; undefined when the text is not one. */
+/**
+ * Decodes any `data:` URL (base64 or percent-encoded) to bytes; undefined when the text is not
+ * one, or when its base64 payload is not valid base64 (never silently truncated).
+ */
 export function decodeDataUrl(url: string): { contentType: string; bytes: Buffer } | undefined {
   const match = /^data:([^;,]*)((?:;[^;,]*)*),(.*)$/s.exec(url);
   if (!match) return undefined;
   const base64 = match[2]!.split(';').includes('base64');
-  return {
-    contentType: match[1] || 'text/plain',
-    bytes: base64 ? Buffer.from(match[3]!.replace(/\s+/g, ''), 'base64') : Buffer.from(decodeURIComponent(match[3]!), 'utf8'),
-  };
+  const bytes = base64 ? decodeBase64Strict(match[3]!) : Buffer.from(decodeURIComponent(match[3]!), 'utf8');
+  return bytes ? { contentType: match[1] || 'text/plain', bytes } : undefined;
 }

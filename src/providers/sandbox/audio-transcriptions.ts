@@ -3,6 +3,7 @@ import type { OperationCall, OperationResult } from '../types.js';
 import { decodeBase64Field, readNumber, readString } from './body-fields.js';
 import { SPEECH_SOFTWARE } from './audio-speech.js';
 import { decodeDataUrl } from '../../codecs/shared/data-url.js';
+import { UploadedMedia } from '../../mapping/media.js';
 import { parseWav } from './wav.js';
 
 /** Bytes per second assumed for compressed audio whose duration the sandbox cannot parse (128 kbit/s). */
@@ -31,10 +32,15 @@ export async function transcribeAudio(call: OperationCall): Promise<OperationRes
   }
   const duration = Number(seconds.toFixed(2));
   const language = readString(call.body, 'language') ?? (wav?.tags.ILNG || 'en');
+  const transcript = text ?? `Sandbox transcript of ${duration.toFixed(2)} seconds of audio`;
+  // OpenAI's `response_format: text`: the transcript alone, as text/plain (billing reads the header).
+  if (readString(call.body, 'response_format') === 'text') {
+    return { kind: 'bytes', contentType: 'text/plain; charset=utf-8', body: new Uint8Array(Buffer.from(transcript, 'utf8')), headers: { 'x-audio-duration-seconds': String(duration) } };
+  }
   return {
     kind: 'json',
     body: {
-      text: text ?? `Sandbox transcript of ${duration.toFixed(2)} seconds of audio`,
+      text: transcript,
       language,
       duration_seconds: duration,
       usage: { type: 'duration', seconds: Math.ceil(seconds) },
@@ -43,6 +49,8 @@ export async function transcribeAudio(call: OperationCall): Promise<OperationRes
 }
 
 async function readAudioBytes(call: OperationCall): Promise<Uint8Array> {
+  // A multipart `file` part (OpenAI clients' way) comes first, as with the mapped providers.
+  if (call.body.file instanceof UploadedMedia) return (await call.body.file.read()).bytes;
   const encoded = readString(call.body, 'audio_base64');
   if (encoded !== undefined) {
     const dataUrl = encoded.startsWith('data:') ? decodeDataUrl(encoded) : undefined;

@@ -1,3 +1,4 @@
+import { decodeBase64Strict } from '../../codecs/shared/base64.js';
 import { errors } from '../../errors/gateway-error.js';
 
 /**
@@ -44,9 +45,7 @@ export function readInteger(body: Record<string, unknown>, field: string, min: n
 
 /** Base64 text (standard or url-safe alphabet, whitespace ignored) -> bytes; 400 `invalid_base64` when it is not base64. */
 export function decodeBase64Field(text: string, field: string): Buffer {
-  const compact = text.replace(/\s+/g, '');
-  if (compact.length === 0 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(compact)) {
-    throw errors.invalidRequest(`'${field}' is not valid base64.`, 'invalid_base64', { field });
-  }
-  return Buffer.from(compact, compact.includes('-') || compact.includes('_') ? 'base64url' : 'base64');
+  const bytes = decodeBase64Strict(text);
+  if (!bytes || bytes.length === 0) throw errors.invalidRequest(`'${field}' is not valid base64.`, 'invalid_base64', { field });
+  return bytes;
 }

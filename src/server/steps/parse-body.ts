@@ -1,8 +1,10 @@
 import { koaBody } from 'koa-body';
-import type { Middleware } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
-import type { AppState, UploadedFile } from '../state.js';
+import { uploadRootOf } from '../../store/upload-root.js';
+import type { AppState } from '../state.js';
+import { parseMultipart } from './parse-multipart.js';
 
 /**
  * Builds the body step of one route at startup: koa-body for JSON (and multipart where the
@@ -18,9 +20,7 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
     jsonLimit: limitBytes,
     text: false,
     urlencoded: false,
-    multipart,
-    formLimit: limitBytes,
-    formidable: multipart ? { maxFileSize: maxFileBytes, maxFiles: 1, keepExtensions: false } : undefined,
+    multipart: false,
   });
   return async (ctx, next) => {
     const gw = ctx.state.gw;
@@ -32,6 +32,7 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
       const type = ctx.request.type || 'application/octet-stream';
       if (!accepted.some((a) => type === a)) throw errors.unsupportedMediaType(type, accepted);
       const declared = Number(ctx.get('content-length') || 0);
+      if (multipart && type === 'multipart/form-data') return parseUpload(ctx, next, limitBytes, maxFileBytes);
       if (declared > limitBytes) throw errors.bodyTooLarge(limitBytes);
       try {
         await parse(ctx, async () => undefined);
@@ -43,19 +44,25 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
     }
     const body = (ctx.request as unknown as { body?: unknown }).body;
     gw.body = (body && typeof body === 'object' && !Array.isArray(body) ? body : body === undefined ? {} : body) as Record<string, unknown>;
-    // Only a multipart request has file parts; a JSON body on the same route is validated as JSON.
-    if (multipart && ctx.request.is('multipart/form-data')) gw.files = collectFiles(ctx.request as unknown as { files?: Record<string, unknown> });
     await next();
   };
 }
 
-function collectFiles(request: { files?: Record<string, unknown> }): UploadedFile[] {
-  const out: UploadedFile[] = [];
-  for (const [field, value] of Object.entries(request.files ?? {})) {
-    for (const f of Array.isArray(value) ? value : [value]) {
-      const file = f as { filepath: string; originalFilename?: string | null; mimetype?: string | null; size: number };
-      out.push({ field, path: file.filepath, filename: file.originalFilename ?? 'upload.bin', mimeType: file.mimetype ?? 'application/octet-stream', size: file.size });
-    }
+/**
+ * A multipart body (routes that accept one): streamed to a per-request temp folder that is
+ * removed when the request ends, whatever the outcome, so no upload outlives its request.
+ * The whole body may be one file plus the text fields.
+ */
+async function parseUpload(ctx: ParameterizedContext<AppState>, next: Next, limitBytes: number, maxFileBytes: number): Promise<void> {
+  const gw = ctx.state.gw;
+  if (Number(ctx.get('content-length') || 0) > maxFileBytes + limitBytes) throw errors.bodyTooLarge(maxFileBytes);
+  const files = gw.runtime.config.files;
+  const parsed = await parseMultipart(ctx, { fileBytes: maxFileBytes, fieldBytes: limitBytes, uploadRoot: uploadRootOf(files) });
+  try {
+    gw.body = parsed.fields;
+    gw.files = parsed.files;
+    await next();
+  } finally {
+    await parsed.cleanup();
   }
-  return out;
 }

@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { createLocalBlobStore, type BlobStore } from './blob-store.js';
+import { createMemoryFileIndex, type FileIndex } from './file-index.js';
+import { createFileStore, type ManagedFileStore } from './file-store.js';
+import type { RedisConnection } from './redis-connection.js';
+import type { StoreGuard } from './redis-fallback.js';
+import { createRedisFileIndex } from './redis-file-index.js';
+import { createS3BlobStore, type S3Credentials, type S3Settings } from './s3-blob-store.js';
+
+/** `files` in gateway.yaml, as far as storage goes. */
+export interface FilesSettings {
+  dir: string;
+  store?: 'local' | 's3';
+  s3?: S3Settings;
+  ttl_days?: number;
+  sweep_interval_seconds?: number;
+}
+
+/** The running file store and the sweep timer behind it. */
+export interface FileServices { files: ManagedFileStore; close(): void }
+
+/** Retention sweeps run at most this far apart unless `files.sweep_interval_seconds` says otherwise. */
+const MAX_SWEEP_SECONDS = 600;
+
+/** Default sweep interval: a 24th of the retention (bytes outlive their expiry by ~4 % at most), 1 s to 10 min. */
+function defaultSweepSeconds(ttlSeconds: number): number {
+  return Math.min(MAX_SWEEP_SECONDS, Math.max(1, Math.round(ttlSeconds / 24)));
+}
+
+/**
+ * Builds the file store from config: bytes in `files.dir` (`store: local`, one instance) or in
+ * an S3-compatible bucket (`store: s3`), records in Redis when the store is shared (else in
+ * memory), and a retention sweep when `files.ttl_days` is set (each instance sweeps; deletes
+ * are idempotent, so instances sweeping together do no harm).
+ */
+export function createFileServices(settings: FilesSettings, logger: Logger, options: { credentials?: S3Credentials; redis?: { conn: RedisConnection; guard: StoreGuard } } = {}): FileServices {
+  const blobs: BlobStore = settings.store === 's3' && settings.s3
+    ? createS3BlobStore(settings.s3, options.credentials)
+    : createLocalBlobStore(resolve(settings.dir));
+  const memory = createMemoryFileIndex();
+  const index: FileIndex = options.redis ? createRedisFileIndex(options.redis.conn, options.redis.guard, memory) : memory;
+  const ttlSeconds = (settings.ttl_days ?? 0) * 86_400;
+  const files = createFileStore(blobs, index, { ttlSeconds });
+  let timer: NodeJS.Timeout | undefined;
+  if (ttlSeconds > 0) {
+    const sweep = () => {
+      files.sweep().then(
+        (n) => { if (n > 0) logger.info({ files_deleted: n }, 'file retention sweep'); },
+        (e: unknown) => logger.warn({ err: { message: (e as Error)?.message } }, 'file retention sweep failed'),
+      );
+    };
+    sweep();
+    timer = setInterval(sweep, (settings.sweep_interval_seconds ?? defaultSweepSeconds(ttlSeconds)) * 1000);
+    timer.unref();
+  }
+  return {
+    files,
+    close() {
+      if (timer) clearInterval(timer);
+      blobs.close();
+    },
+  };
+}
