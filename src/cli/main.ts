@@ -3,6 +3,8 @@ import { parseArgs } from 'node:util';
 import { runLint } from './lint.js';
 import { runModels } from './models.js';
 import { runServe } from './serve.js';
+import { runMigrate } from './migrate.js';
+import { runUsage } from './usage.js';
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -10,6 +12,9 @@ Commands:
   serve  [--config FILE]                 start the gateway (default command)
   lint   [FILE] [--format text|json]     check gateway.yaml and routes/*.yaml; exit 1 on errors
   models [--config FILE] [--format text|json]  list every model with its status
+  migrate [--config FILE]                apply the ledger's database migrations (ledger.url)
+  usage  --from DATE --to DATE --by key|team|model|provider|day [--format table|csv|json]
+                                         usage report from the ledger ([from, to), UTC)
 
 The config path comes from --config, else GATEWAY_CONFIG, else ./gateway.yaml.`;
 
@@ -18,7 +23,10 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' },
+      from: { type: 'string' }, to: { type: 'string' }, by: { type: 'string' },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -34,6 +42,10 @@ async function main(argv: string[]): Promise<number> {
       return runLint(configPath, format);
     case 'models':
       return runModels(configPath, format);
+    case 'migrate':
+      return runMigrate(configPath);
+    case 'usage':
+      return runUsage(configPath, { from: values.from, to: values.to, by: values.by, format: values.format });
     default:
       console.error(`unknown command '${command}'\n\n${USAGE}`);
       return 2;

@@ -8,7 +8,7 @@ import type { Env } from '../config/env.js';
 import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
-import { buildKeyRing } from './keys.js';
+import { buildAdminKeyRing, buildKeyRing } from './keys.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
@@ -51,6 +51,7 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
     providers,
     modelList: cacheBody({ object: 'list', data: visible.map((m) => m.card) }),
     keys,
+    adminKeys: buildAdminKeyRing(config, env),
     generatedKey,
   });
   return { runtime, diagnostics };

@@ -3,7 +3,8 @@ import type { GatewayConfig } from './types.js';
 /** Values used where gateway.yaml says nothing. */
 export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
   server: { host: '127.0.0.1', port: 8080, upstream_timeout_ms: 120_000, log_level: 'info', trust_proxy: false },
-  auth: { keys_env: 'GATEWAY_API_KEYS', keys: [] },
+  auth: { keys_env: 'GATEWAY_API_KEYS', keys: [], admin_keys: [], admin_keys_env: 'GATEWAY_ADMIN_KEYS' },
+  ledger: { journal: '.gateway/ledger-journal.jsonl', batch_size: 500, flush_interval_ms: 1000, queue_limit: 10_000, key_cache_ttl_ms: 5000 },
   limits: {
     body_bytes: 25 * 1024 * 1024,
     anonymous_discovery: { requests: 120, window_seconds: 60 },
@@ -30,6 +31,8 @@ export function applyDefaults(data: Record<string, unknown>): GatewayConfig {
   if (server.public_url === '') delete server.public_url;
   const realtime = out.realtime as Record<string, unknown>;
   if (realtime.secret === '') delete realtime.secret;
+  const ledger = out.ledger as Record<string, unknown>;
+  if (ledger.url === '') delete ledger.url;
   out.providers = data.providers ?? {};
   out.models = data.models ?? [];
   return out as unknown as GatewayConfig;

@@ -11,6 +11,10 @@ import { uploadFile } from './handlers/upload-file.js';
 import type { SharedServices } from './services.js';
 import type { AppState } from './state.js';
 import { authenticate } from './steps/authenticate.js';
+import { authenticateAdmin, authenticateAdminOrKey } from './steps/authenticate-admin.js';
+import { adminHandler } from '../admin/admin-handler.js';
+import { dashboard } from '../admin/dashboard.js';
+import { usageReport } from '../ledger/usage-handler.js';
 import { errorBoundary } from './steps/error-boundary.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
@@ -19,15 +23,18 @@ import { requestContext } from './request-context.js';
 import type { RequestRecord } from './request-record.js';
 import { trackRequest } from './steps/track-request.js';
 
-type Handler = (shared: SharedServices) => Middleware<AppState>;
+type Handler = (shared: SharedServices, route: CompiledRoute) => Middleware<AppState>;
 
 /** Route handlers by the name route files give in `handler:`. */
 const handlers: Record<string, Handler> = {
   'model-call': (shared) => (ctx) => modelCall(ctx, shared),
-  'list-models': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); listModels(ctx); },
-  'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
+  'list-models': (shared) => async (ctx) => { listModels(ctx, await limitAnonymous(ctx, shared.limiter, shared)); },
+  'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter, shared); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
+  admin: (shared, route) => adminHandler(route.spec.operation, shared),
+  'usage-report': (shared) => usageReport(shared),
+  dashboard: () => dashboard(),
   health: () => (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
@@ -60,11 +67,13 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
 function stepsOf(route: CompiledRoute, store: RuntimeStore, shared: SharedServices): Middleware<AppState>[] {
   const { config } = store.current();
   const steps: Middleware<AppState>[] = [requestContext(route, store, shared)];
-  if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
+  if (route.spec.auth === 'key') steps.push(authenticate(shared), keyPolicy(shared));
+  if (route.spec.auth === 'admin') steps.push(authenticateAdmin(shared));
+  if (route.spec.auth === 'admin-or-key') steps.push(authenticateAdminOrKey(shared), keyPolicy(shared));
   if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
   const handler = handlers[route.spec.handler];
   if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
-  steps.push(handler(shared));
+  steps.push(handler(shared, route));
   return steps;
 }
 

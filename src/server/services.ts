@@ -14,6 +14,7 @@ import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Logger } from 'pino';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
+import { openLedger, type LedgerServices } from '../ledger/open-ledger.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -26,6 +27,8 @@ export interface SharedServices {
   realtimeSecret: string;
   /** Request lifecycle events (access log, metrics, traces and the ledger subscribe). */
   events: RequestEvents;
+  /** Usage ledger, managed keys and teams in PostgreSQL (`ledger.url`); undefined when off. */
+  usageLedger?: LedgerServices;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
   };
+  const usageLedger = config.ledger.url ? await openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger) : undefined;
+  const closeLedger = async () => { await usageLedger?.close(); };
   const memory = {
     limiter: createMemoryRateLimiter(),
     ledger: createMemorySpendLedger(),
@@ -62,7 +67,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       ledger: memory.ledger,
       files: createLocalFileStore(filesDir, memory.fileRecords),
       jobs: createJobStore(memory.jobRecords),
-      close: async () => undefined,
+      usageLedger,
+      close: closeLedger,
     };
   }
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'));
@@ -82,6 +88,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ledger,
     files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
-    close: () => conn.close(),
+    usageLedger,
+    close: async () => { await closeLedger(); await conn.close(); },
   };
 }

@@ -1,0 +1,50 @@
+import type { Middleware } from 'koa';
+import { matchKey } from '../../compile/keys.js';
+import { errors } from '../../errors/gateway-error.js';
+import type { SharedServices } from '../services.js';
+import type { AppState } from '../state.js';
+import { acceptKey, findClientKey, presentedKey } from './authenticate.js';
+
+/**
+ * Operator routes (`auth: admin`): an `auth.admin_keys` key passes; no key is a 401, a client
+ * key a 403 (it is a real key, just not allowed here), anything else a 401.
+ */
+export function authenticateAdmin(shared: Pick<SharedServices, 'usageLedger'>): Middleware<AppState> {
+  return async (ctx, next) => {
+    const gw = ctx.state.gw;
+    const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
+    if (!presented) throw errors.missingKey();
+    const admin = matchKey(gw.runtime.adminKeys, presented);
+    if (!admin) {
+      if (await findClientKey(gw.runtime, shared, presented)) throw errors.forbidden('This endpoint needs an admin key (auth.admin_keys); client keys are not allowed.', 'admin_key_required');
+      throw errors.invalidKey();
+    }
+    gw.admin = admin.spec.name;
+    gw.record.keyId = `admin:${admin.spec.name}`;
+    gw.record.keyName = admin.spec.name;
+    await next();
+  };
+}
+
+/**
+ * Routes open to both (`auth: admin-or-key`, e.g. /v1/usage): an admin key sees everything,
+ * a client key is authenticated as usual and sees only its own.
+ */
+export function authenticateAdminOrKey(shared: Pick<SharedServices, 'usageLedger'>): Middleware<AppState> {
+  return async (ctx, next) => {
+    const gw = ctx.state.gw;
+    const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
+    if (!presented) throw errors.missingKey();
+    const admin = matchKey(gw.runtime.adminKeys, presented);
+    if (admin) {
+      gw.admin = admin.spec.name;
+      gw.record.keyId = `admin:${admin.spec.name}`;
+      gw.record.keyName = admin.spec.name;
+    } else {
+      const key = await findClientKey(gw.runtime, shared, presented);
+      if (!key) throw errors.invalidKey();
+      acceptKey(gw, key);
+    }
+    await next();
+  };
+}
