@@ -47,6 +47,19 @@ function limitOf(query: AdminInput['query'], fallback: number, max: number): num
   return n;
 }
 
+/**
+ * Runs a change to a key or team and answers only once this instance has heard its change
+ * notification (every instance is signalled at the same commit), so a revoke or rotate is in
+ * force everywhere when the admin gets the answer.
+ */
+async function announced<T>(i: AdminInput, id: string, change: () => Promise<T>): Promise<T> {
+  const heard = i.ledger.managedKeys.expectChange(id);
+  const out = await change();
+  i.ledger.managedKeys.invalidate();
+  await heard;
+  return out;
+}
+
 function notFound(what: 'key' | 'team', id: string): GatewayError {
   return errors.notFound(`No ${what} '${id}'.`, `${what}_not_found`);
 }
@@ -67,18 +80,15 @@ export const adminOperations: Readonly<Record<string, AdminOperation>> = {
     return ok(await keyView(i, k));
   },
   'admin.keys.update': async (i) => {
-    const k = await i.ledger.keys.updateKey(i.actor, i.params.id!, i.body as KeyChanges);
-    i.ledger.managedKeys.invalidate();
+    const k = await announced(i, i.params.id!, () => i.ledger.keys.updateKey(i.actor, i.params.id!, i.body as KeyChanges));
     return ok(await keyView(i, k));
   },
   'admin.keys.delete': async (i) => {
-    const k = await i.ledger.keys.revokeKey(i.actor, i.params.id!);
-    i.ledger.managedKeys.invalidate();
+    const k = await announced(i, i.params.id!, () => i.ledger.keys.revokeKey(i.actor, i.params.id!));
     return ok({ ...(await keyView(i, k)), revoked: true });
   },
   'admin.keys.rotate': async (i) => {
-    const { record, secret } = await i.ledger.keys.rotateKey(i.actor, i.params.id!);
-    i.ledger.managedKeys.invalidate();
+    const { record, secret } = await announced(i, i.params.id!, () => i.ledger.keys.rotateKey(i.actor, i.params.id!));
     return ok({ ...(await keyView(i, record)), key: secret });
   },
   'admin.teams.create': async (i) => ok(await teamView(i, await i.ledger.keys.createTeam(i.actor, i.body as unknown as TeamChanges & { name: string })), 201),
@@ -89,13 +99,11 @@ export const adminOperations: Readonly<Record<string, AdminOperation>> = {
     return ok(await teamView(i, t));
   },
   'admin.teams.update': async (i) => {
-    const t = await i.ledger.keys.updateTeam(i.actor, i.params.id!, i.body as TeamChanges);
-    i.ledger.managedKeys.invalidate();
+    const t = await announced(i, i.params.id!, () => i.ledger.keys.updateTeam(i.actor, i.params.id!, i.body as TeamChanges));
     return ok(await teamView(i, t));
   },
   'admin.teams.delete': async (i) => {
-    const t = await i.ledger.keys.deleteTeam(i.actor, i.params.id!);
-    i.ledger.managedKeys.invalidate();
+    const t = await announced(i, i.params.id!, () => i.ledger.keys.deleteTeam(i.actor, i.params.id!));
     return ok({ ...(await teamView(i, t)), deleted: true });
   },
   'admin.requests.list': async (i) => ok({ object: 'list', data: await recentRequests(i.ledger.pool, limitOf(i.query, 50, 500)) }),

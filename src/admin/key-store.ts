@@ -223,7 +223,7 @@ export function createKeyStore(pool: PgPool): KeyStore {
       });
     },
     async listAudit(limit) {
-      const r = await pool.query('SELECT id::text AS id, at, actor, action, target_type, target_id, before, after FROM gateway_audit ORDER BY id DESC LIMIT $1', [limit]);
+      const r = await pool.query('SELECT id::text AS id, at, actor, action, target_type, target_id, before, after FROM gateway_audit ORDER BY gateway_audit.id DESC LIMIT $1', [limit]);
       return r.rows as Record<string, unknown>[];
     },
   };

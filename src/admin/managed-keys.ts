@@ -14,6 +14,13 @@ export interface ManagedKeys {
   lookup(hash: Buffer): Promise<ManagedKeyLookup>;
   /** Drops every cached key (called after a local change; notifications do it for the others). */
   invalidate(): void;
+  /**
+   * Resolves when this instance hears the change notification for `id` (or after `timeoutMs`,
+   * or at once when not listening). Called before a change and awaited after it, so the admin
+   * answer leaves only once the notification is out: PostgreSQL signals every listening
+   * instance at the same commit.
+   */
+  expectChange(id: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -29,6 +36,7 @@ const RELISTEN_MS = 1000;
  */
 export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, onError: (message: string) => void): ManagedKeys {
   const cache = new Map<string, { value: KeyWithTeam | undefined; at: number }>();
+  const waiters = new Map<string, Set<() => void>>();
   const inflight = new Map<string, Promise<KeyWithTeam | undefined>>();
   let listening = false;
   let closed = false;
@@ -53,7 +61,11 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
     };
     client.on('error', (e) => lost(e.message));
     client.on('end', () => lost('connection closed'));
-    client.on('notification', () => cache.clear());
+    client.on('notification', (msg) => {
+      cache.clear();
+      const w = msg.payload ? waiters.get(msg.payload) : undefined;
+      if (w) for (const done of w) done();
+    });
     try {
       await client.connect();
       await client.query(`LISTEN ${KEYS_CHANNEL}`);
@@ -99,6 +111,22 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
       return { status: 'ok', entry: entryOf(value, hash) };
     },
     invalidate: () => cache.clear(),
+    expectChange(id, timeoutMs = 1000) {
+      if (!listening) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        let set = waiters.get(id);
+        if (!set) waiters.set(id, (set = new Set()));
+        const done = () => {
+          clearTimeout(timer);
+          set!.delete(done);
+          if (set!.size === 0 && waiters.get(id) === set) waiters.delete(id);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        timer.unref();
+        set.add(done);
+      });
+    },
     async close() {
       closed = true;
       if (relisten) clearTimeout(relisten);
