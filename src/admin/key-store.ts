@@ -16,6 +16,7 @@ export class AdminConflict extends Error {
 /** Keys and teams in PostgreSQL. Every change writes an audit row and notifies all instances. */
 export interface KeyStore {
   findByHash(hash: Buffer): Promise<KeyWithTeam | undefined>;
+  findById(id: string): Promise<KeyWithTeam | undefined>;
   listKeys(filter: { team?: string; includeRevoked: boolean }): Promise<KeyRecord[]>;
   getKey(id: string): Promise<KeyRecord | undefined>;
   createKey(actor: string, c: KeyChanges & { name: string }): Promise<{ record: KeyRecord; secret: string }>;
@@ -104,16 +105,19 @@ export function createKeyStore(pool: PgPool): KeyStore {
     return teamFromRow(r.rows[0] as Record<string, unknown>);
   };
 
+  const findWithTeam = async (where: string, value: unknown): Promise<KeyWithTeam | undefined> => {
+    const r = await pool.query(
+      `SELECT k.*, t.id AS t_id, t.name AS t_name, t.models AS t_models, t.rpm AS t_rpm, t.tpm AS t_tpm,
+          t.budget_usd AS t_budget_usd, t.budget_period AS t_budget_period, t.created_at AS t_created_at, t.updated_at AS t_updated_at
+       FROM gateway_keys k LEFT JOIN gateway_teams t ON t.id = k.team_id WHERE ${where}`, [value]);
+    const row = r.rows[0] as Record<string, unknown> | undefined;
+    if (!row) return undefined;
+    return { ...keyFromRow(row), team: row.t_id ? teamFromRow(row, 't_') : null };
+  };
+
   return {
-    async findByHash(hash) {
-      const r = await pool.query(
-        `SELECT k.*, t.id AS t_id, t.name AS t_name, t.models AS t_models, t.rpm AS t_rpm, t.tpm AS t_tpm,
-            t.budget_usd AS t_budget_usd, t.budget_period AS t_budget_period, t.created_at AS t_created_at, t.updated_at AS t_updated_at
-         FROM gateway_keys k LEFT JOIN gateway_teams t ON t.id = k.team_id WHERE k.key_hash = $1`, [hash]);
-      const row = r.rows[0] as Record<string, unknown> | undefined;
-      if (!row) return undefined;
-      return { ...keyFromRow(row), team: row.t_id ? teamFromRow(row, 't_') : null };
-    },
+    findByHash: (hash) => findWithTeam('k.key_hash = $1', hash),
+    findById: (id) => findWithTeam('k.id = $1', id),
     async listKeys(f) {
       const params: unknown[] = [];
       const where: string[] = [];

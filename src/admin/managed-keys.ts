@@ -12,6 +12,8 @@ export type ManagedKeyLookup =
 /** Managed keys as authentication sees them: cached, dropped at once when any instance changes one. */
 export interface ManagedKeys {
   lookup(hash: Buffer): Promise<ManagedKeyLookup>;
+  /** The key with this id, read from the database (realtime sessions find their key by id). */
+  lookupById(id: string): Promise<ManagedKeyLookup>;
   /** Drops every cached key (called after a local change; notifications do it for the others). */
   invalidate(): void;
   /**
@@ -105,10 +107,10 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
           value = cached.value;
         }
       }
-      if (!value) return { status: 'unknown' };
-      if (value.revoked_at) return { status: 'revoked' };
-      if (value.expires_at && Date.parse(value.expires_at) <= Date.now()) return { status: 'expired' };
-      return { status: 'ok', entry: entryOf(value, hash) };
+      return statusOf(value, hash);
+    },
+    async lookupById(id) {
+      return statusOf(await store.findById(id), Buffer.alloc(0));
     },
     invalidate: () => cache.clear(),
     expectChange(id, timeoutMs = 1000) {
@@ -136,6 +138,13 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
       await c?.end().catch(() => undefined);
     },
   };
+}
+
+function statusOf(value: KeyWithTeam | undefined, hash: Buffer): ManagedKeyLookup {
+  if (!value) return { status: 'unknown' };
+  if (value.revoked_at) return { status: 'revoked' };
+  if (value.expires_at && Date.parse(value.expires_at) <= Date.now()) return { status: 'expired' };
+  return { status: 'ok', entry: entryOf(value, hash) };
 }
 
 // KeyEntry objects are rebuilt only when the record changes (cache entries are replaced then).

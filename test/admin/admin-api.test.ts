@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import { WebSocket } from 'ws';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { createTestDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
 import { applyMigrations } from '../../src/ledger/migrations.js';
@@ -191,6 +192,30 @@ describe('admin API: keys and teams at runtime (PostgreSQL)', function () {
     const busy = await call(a, 'DELETE', `/admin/teams/${team.body.id as string}`, ADMIN);
     expect(busy.status).to.equal(409);
     expect(code(busy)).to.equal('team_has_keys');
+  });
+
+  it('realtime sessions of a managed key hold its budget, and a revoked key\'s signed URL opens no socket', async () => {
+    const created = await call(a, 'POST', '/admin/keys', ADMIN, { name: 'rt', budget: { usd: 0.001, period: 'month' } });
+    const secret = created.body.key as string;
+    // sandbox/realtime-1: 0.0001 USD a second, so 60 s (0.006) do not fit a 0.001 budget.
+    const over = await call(a, 'POST', '/v1/realtime/sessions', secret, { model: 'sandbox/realtime-1', max_duration_seconds: 60, max_budget_usd: 1 });
+    expect(over.status).to.equal(200);
+    const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
+      const ws = new WebSocket(String(over.body.url));
+      ws.on('close', (c, reason) => resolve({ code: c, reason: reason.toString() }));
+      ws.on('error', reject);
+    });
+    expect(closed).to.deep.equal({ code: 1008, reason: 'budget_exhausted' });
+    const signed = await call(a, 'POST', '/v1/realtime/sessions', secret, { model: 'sandbox/realtime-1', max_duration_seconds: 5, max_budget_usd: 0.0005 });
+    expect(signed.status).to.equal(200);
+    await call(a, 'DELETE', `/admin/keys/${created.body.id as string}`, ADMIN);
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(String(signed.body.url));
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('open', () => resolve(101));
+      ws.on('error', () => undefined);
+    });
+    expect(refused).to.equal(401);
   });
 
   it('YAML/env keys keep working beside managed keys', async () => {
