@@ -36,7 +36,9 @@ async function keyView(i: AdminInput, k: KeyRecord): Promise<Record<string, unkn
 }
 
 async function teamView(i: AdminInput, t: TeamRecord): Promise<Record<string, unknown>> {
-  return { object: 'team', ...t, spend_usd: await spendOf(i.spend, `team:${t.id}:total`) };
+  // Team rpm/tpm columns are reserved for team-wide rate limits, not offered yet.
+  const { rpm: _rpm, tpm: _tpm, ...shown } = t;
+  return { object: 'team', ...shown, spend_usd: await spendOf(i.spend, `team:${t.id}:total`) };
 }
 
 function limitOf(query: AdminInput['query'], fallback: number, max: number): number {
