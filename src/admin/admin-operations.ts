@@ -62,6 +62,13 @@ async function announced<T>(i: AdminInput, id: string, change: () => Promise<T>)
   return out;
 }
 
+/** The id of the team the path names (by id or by name). */
+async function teamIdOf(i: AdminInput): Promise<string> {
+  const t = await i.ledger.keys.getTeam(i.params.id!);
+  if (!t) throw notFound('team', i.params.id!);
+  return t.id;
+}
+
 function notFound(what: 'key' | 'team', id: string): GatewayError {
   return errors.notFound(`No ${what} '${id}'.`, `${what}_not_found`);
 }
@@ -101,11 +108,13 @@ export const adminOperations: Readonly<Record<string, AdminOperation>> = {
     return ok(await teamView(i, t));
   },
   'admin.teams.update': async (i) => {
-    const t = await announced(i, i.params.id!, () => i.ledger.keys.updateTeam(i.actor, i.params.id!, i.body as TeamChanges));
+    const id = await teamIdOf(i);
+    const t = await announced(i, id, () => i.ledger.keys.updateTeam(i.actor, id, i.body as TeamChanges));
     return ok(await teamView(i, t));
   },
   'admin.teams.delete': async (i) => {
-    const t = await announced(i, i.params.id!, () => i.ledger.keys.deleteTeam(i.actor, i.params.id!));
+    const id = await teamIdOf(i);
+    const t = await announced(i, id, () => i.ledger.keys.deleteTeam(i.actor, id));
     return ok({ ...(await teamView(i, t)), deleted: true });
   },
   'admin.requests.list': async (i) => ok({ object: 'list', data: await recentRequests(i.ledger.pool, limitOf(i.query, 50, 500)) }),

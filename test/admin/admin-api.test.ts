@@ -192,6 +192,17 @@ describe('admin API: keys and teams at runtime (PostgreSQL)', function () {
     const busy = await call(a, 'DELETE', `/admin/teams/${team.body.id as string}`, ADMIN);
     expect(busy.status).to.equal(409);
     expect(code(busy)).to.equal('team_has_keys');
+    // Raising the team budget (by name) lets the team's keys spend again at once.
+    const raised = await call(a, 'PATCH', '/admin/teams/research', ADMIN, { budget: { usd: 0.05, period: 'month' } });
+    expect(raised.status).to.equal(200);
+    expect(raised.body.budget).to.deep.equal({ usd: 0.05, period: 'month' });
+    // (On the instance that counted the spend: with `store.url: memory` spend is per instance.)
+    expect((await image(a, s2)).status).to.equal(200);
+    const teams = await call(a, 'GET', '/admin/teams', ADMIN);
+    expect((teams.body.data as { name: string }[]).map((t) => t.name)).to.include('research');
+    const gone = await call(a, 'POST', '/admin/teams', ADMIN, { name: 'empty' });
+    expect((await call(a, 'DELETE', `/admin/teams/${gone.body.id as string}`, ADMIN)).status).to.equal(200);
+    expect((await call(a, 'GET', `/admin/teams/${gone.body.id as string}`, ADMIN)).status).to.equal(404);
   });
 
   it('realtime sessions of a managed key hold its budget, and a revoked key\'s signed URL opens no socket', async () => {
