@@ -3,6 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
+import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { createTestDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
@@ -269,5 +270,47 @@ describe('admin API without ledger.url', () => {
   it('still refuses callers without an admin key first (401 / 403)', async () => {
     expect((await call(gw, 'POST', '/admin/keys', undefined, { name: 'x' })).status).to.equal(401);
     expect((await call(gw, 'POST', '/admin/keys', YAML_KEY, { name: 'x' })).status).to.equal(403);
+  });
+});
+
+describe('admin API: a team budget across instances sharing Redis', function () {
+  this.timeout(60_000);
+  let db: TestDatabase;
+  let a: TestGateway;
+  let b: TestGateway;
+
+  before(async () => {
+    db = await createTestDatabase();
+    const pool = createPgPool(db.url, () => undefined, 1);
+    await applyMigrations(pool);
+    await pool.end();
+    const dir = mkdtempSync(join(tmpdir(), 'gw-admin-redis-'));
+    const store = `redis://127.0.0.1:6379/0?prefix=${db.name}:`;
+    const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, GATEWAY_STORE_URL: store });
+    a = await startGateway({ env: env('a') });
+    b = await startGateway({ env: env('b') });
+  });
+  after(async () => {
+    await a?.close();
+    await b?.close();
+    // Leave no accounts of this run in the shared Redis.
+    const redis = new Redis('redis://127.0.0.1:6379/0');
+    const keys = await redis.keys(`${db.name}:*`);
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+    await db?.drop();
+  });
+
+  it('admits exactly what the team budget fits from keys on different instances, concurrently', async () => {
+    const team = await call(a, 'POST', '/admin/teams', ADMIN, { name: 'shared', budget: { usd: 0.05, period: 'day' } });
+    const k1 = (await call(a, 'POST', '/admin/keys', ADMIN, { name: 's1', team: 'shared' })).body.key as string;
+    const k2 = (await call(b, 'POST', '/admin/keys', ADMIN, { name: 's2', team: team.body.id })).body.key as string;
+    // 16 concurrent 0.01 USD images from two keys on two instances: the team pays for 5.
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => image(i % 2 ? a : b, i % 4 < 2 ? k1 : k2)));
+    expect(results.filter((r) => r.status === 200)).to.have.length(5);
+    const refused = results.filter((r) => r.status !== 200);
+    expect(refused.every((r) => r.status === 402 && code(r) === 'budget_exhausted')).to.equal(true);
+    const spent = await call(b, 'GET', `/admin/teams/${team.body.id as string}`, ADMIN);
+    expect(spent.body.spend_usd).to.be.closeTo(0.05, 1e-9);
   });
 });
