@@ -2,6 +2,7 @@ import type { PgPool } from './pg-pool.js';
 
 /** Dimensions a usage report groups by. */
 export const usageGroups = ['key', 'team', 'model', 'provider', 'day'] as const;
+/** One of usageGroups. */
 export type UsageGroup = (typeof usageGroups)[number];
 
 /** One line of a usage report. */

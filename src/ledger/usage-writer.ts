@@ -25,6 +25,7 @@ export interface UsageWriter {
   stats(): UsageWriterStats;
 }
 
+/** How a writer batches, where it writes and where it spills. */
 export interface UsageWriterOptions {
   insert: InsertRows;
   journal: UsageJournal;
