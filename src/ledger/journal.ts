@@ -1,4 +1,6 @@
-import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir, stat, truncate } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { dirname } from 'node:path';
 import type { UsageRow } from './usage-row.js';
 
@@ -9,8 +11,11 @@ import type { UsageRow } from './usage-row.js';
 export interface UsageJournal {
   readonly path: string;
   append(rows: readonly UsageRow[]): Promise<void>;
-  /** Every row in file order; a torn last line (crash mid-write) is skipped and reported. */
-  read(): Promise<UsageRow[]>;
+  /**
+   * The rows in file order, `size` at a time, streamed (a long outage's journal is never held in
+   * memory whole); a torn line (crash mid-write) is skipped and reported.
+   */
+  batches(size: number): AsyncGenerator<UsageRow[]>;
   clear(): Promise<void>;
   /** Whether the file holds rows (checked at startup: a previous run may have left some). */
   hasRows(): Promise<boolean>;
@@ -30,24 +35,33 @@ export function createUsageJournal(path: string, onTornLine: (line: number) => v
       // One write per batch; O_APPEND keeps concurrent processes' lines whole.
       await appendFile(path, rows.map((r) => JSON.stringify(r)).join('\n') + '\n', { encoding: 'utf8', mode: 0o600 });
     },
-    async read() {
-      const text = await readFile(path, 'utf8').catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? '' : Promise.reject(e)));
-      const rows: UsageRow[] = [];
-      text.split('\n').forEach((line, i) => {
-        if (!line.trim()) return;
+    async *batches(size) {
+      const exists = await stat(path).then(() => true, (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? false : Promise.reject(e)));
+      if (!exists) return;
+      const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
+      let batch: UsageRow[] = [];
+      let n = 0;
+      for await (const line of lines) {
+        n++;
+        if (!line.trim()) continue;
         try {
-          rows.push(JSON.parse(line) as UsageRow);
+          batch.push(JSON.parse(line) as UsageRow);
         } catch {
-          onTornLine(i + 1);
+          onTornLine(n);
+          continue;
         }
-      });
-      return rows;
+        if (batch.length >= size) {
+          yield batch;
+          batch = [];
+        }
+      }
+      if (batch.length > 0) yield batch;
     },
     async clear() {
       await truncate(path, 0).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? undefined : Promise.reject(e)));
     },
     async hasRows() {
-      return (await this.read()).length > 0;
+      return stat(path).then((s) => s.size > 0, () => false);
     },
   };
 }

@@ -81,13 +81,15 @@ export function createUsageWriter(o: UsageWriterOptions): UsageWriter {
     }
   };
 
-  const replay = async (): Promise<boolean> => {
-    const rows = await o.journal.read();
-    for (let i = 0; i < rows.length; i += o.batchSize) await o.insert(rows.slice(i, i + o.batchSize));
+  const replay = async (): Promise<void> => {
+    let replayed = 0;
+    for await (const rows of o.journal.batches(o.batchSize)) {
+      await o.insert(rows);
+      replayed += rows.length;
+    }
     await o.journal.clear();
-    stats.replayed += rows.length;
+    stats.replayed += replayed;
     journalPending = false;
-    return true;
   };
 
   const drain = async (force: boolean) => {
