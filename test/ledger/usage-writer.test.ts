@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createUsageJournal } from '../../src/ledger/journal.js';
@@ -64,6 +64,25 @@ describe('ledger/usage-writer', () => {
       up = true;
       await writer.close();
       expect(written).to.deep.equal(Array.from({ length: 12 }, (_, i) => row(i).request_id));
+    });
+  });
+
+  describe('#createUsageJournal', () => {
+    it('replays a journal left by a crash mid-write: whole lines in order, the torn one reported and skipped', async () => {
+      const path = join(dir, 'torn.jsonl');
+      writeFileSync(path, `${JSON.stringify(row(1))}\n${JSON.stringify(row(2))}\n{"request_id":"req_000`);
+      const torn: number[] = [];
+      const journal = createUsageJournal(path, (line) => torn.push(line));
+      expect(await journal.hasRows()).to.equal(true);
+      const written: string[] = [];
+      const writer = createUsageWriter({
+        insert: async (rows) => { written.push(...rows.map((r) => r.request_id)); },
+        journal, batchSize: 1, flushIntervalMs: 60_000, queueLimit: 10, onError: () => undefined, journalPending: true,
+      });
+      await writer.close();
+      expect(written).to.deep.equal([row(1).request_id, row(2).request_id]);
+      expect(torn).to.deep.equal([3]);
+      expect(await journal.hasRows()).to.equal(false);
     });
   });
 
