@@ -120,6 +120,22 @@ describe('ledger/usage-writer', () => {
       expect(parts.rows.map((p) => p.child)).to.include.members(['usage_events_2025_02', 'usage_events_2031_07']);
     });
 
+    it('a one-month report reads one partition (pruning) through the per-key and per-model indexes', async () => {
+      await createUsageInsert(pool)([row(200, Date.UTC(2026, 9, 10)), row(201, Date.UTC(2026, 10, 10)), row(202, Date.UTC(2026, 11, 10))]);
+      await pool.query('ANALYZE usage_events');
+      for (const column of ['key_id', 'model']) {
+        const plan = await pool.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) SELECT sum(cost_usd) FROM usage_events WHERE started_at >= '2026-11-01T00:00:00Z' AND started_at < '2026-12-01T00:00:00Z' AND ${column} = 'x'`);
+        const text = JSON.stringify(plan.rows[0]!['QUERY PLAN']);
+        const scanned = [...new Set(text.match(/usage_events_\d{4}_\d{2}/g) ?? [])];
+        expect(scanned, column).to.deep.equal(['usage_events_2026_11']);
+      }
+      const indexes = await pool.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE tablename = 'usage_events_2026_11'");
+      const defs = indexes.rows.map((r) => r.indexdef).join('\n');
+      expect(defs).to.match(/\(key_id, started_at\)/);
+      expect(defs).to.match(/\(model, started_at\)/);
+    });
+
     it('formats USD for the numeric column without exponent notation', () => {
       expect(formatUsd(1e-7)).to.equal('0.0000001');
       expect(formatUsd(0)).to.equal('0');
