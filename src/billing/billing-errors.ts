@@ -16,11 +16,11 @@ export function budgetExceeded(estimateUsd: number, budgetUsd: number, details: 
  * 402 `budget_exhausted`: the calling key's spend budget for the current period cannot cover
  * this request. `Retry-After` tells when the period resets (absent for `total` budgets).
  */
-export function budgetExhausted(details: { key: string; period: string; budget_usd: number; used_usd: number; needed_usd: number; resets_in_seconds: number }): GatewayError {
+export function budgetExhausted(details: { key: string; team?: string; period: string; budget_usd: number; used_usd: number; needed_usd: number; resets_in_seconds: number }): GatewayError {
   const headers = details.resets_in_seconds > 0 ? { 'Retry-After': String(details.resets_in_seconds) } : undefined;
   return new GatewayError(
     402, 'billing_error', 'budget_exhausted',
-    `API key '${details.key}' has used ${details.used_usd.toFixed(6)} of its ${details.budget_usd} USD ${details.period} budget; this request needs up to ${details.needed_usd.toFixed(6)} USD.`,
+    `${details.team !== undefined ? `Team '${details.team}'` : `API key '${details.key}'`} has used ${details.used_usd.toFixed(6)} of its ${details.budget_usd} USD ${details.period} budget; this request needs up to ${details.needed_usd.toFixed(6)} USD.`,
     details, headers,
   );
 }

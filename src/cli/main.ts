@@ -4,6 +4,8 @@ import { runLint } from './lint.js';
 import { runModels } from './models.js';
 import { runReload } from './reload.js';
 import { runServe } from './serve.js';
+import { runMigrate } from './migrate.js';
+import { runUsage } from './usage.js';
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -12,6 +14,9 @@ Commands:
   lint   [FILE] [--format text|json]     check gateway.yaml and routes/*.yaml; exit 1 on errors
   models [--config FILE] [--format text|json]  list every model with its status
   reload [--config FILE] [--pid PID]     check the config, then make the running gateway reload it (SIGHUP)
+  migrate [--config FILE]                apply the ledger's database migrations (ledger.url)
+  usage  --from DATE --to DATE --by key|team|model|provider|day [--format table|csv|json]
+                                         usage report from the ledger ([from, to), UTC)
 
 The config path comes from --config, else GATEWAY_CONFIG, else ./gateway.yaml.`;
 
@@ -20,7 +25,10 @@ async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' }, pid: { type: 'string' } },
+    options: {
+      config: { type: 'string', short: 'c' }, format: { type: 'string', default: 'text' }, help: { type: 'boolean', short: 'h' }, pid: { type: 'string' },
+      from: { type: 'string' }, to: { type: 'string' }, by: { type: 'string' },
+    },
   });
   if (values.help) {
     console.log(USAGE);
@@ -38,6 +46,10 @@ async function main(argv: string[]): Promise<number> {
       return runModels(configPath, format);
     case 'reload':
       return runReload(configPath, values.pid);
+    case 'migrate':
+      return runMigrate(configPath);
+    case 'usage':
+      return runUsage(configPath, { from: values.from, to: values.to, by: values.by, format: values.format });
     default:
       console.error(`unknown command '${command}'\n\n${USAGE}`);
       return 2;

@@ -7,8 +7,7 @@ import { secretFileProblems, withFileSecrets, type Env } from '../config/env.js'
 import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
-import { buildKeyRing, createKeyLookup } from './keys.js';
-import { buildAdminKeyRing } from './admin-keys.js';
+import { buildAdminKeyRing, buildKeyRing, createKeyLookup } from './keys.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';

@@ -23,6 +23,17 @@ export function buildKeyRing(config: GatewayConfig, env: Env, keepGenerated?: st
   return { keys: [{ hash: hashKey(generatedKey), spec: { name: 'generated', sha256: '' } }], generatedKey };
 }
 
+/**
+ * Operator keys: hashed `auth.admin_keys` entries plus plain keys from `auth.admin_keys_env`.
+ * None is ever generated: without them the admin API and a protected /metrics refuse everyone.
+ */
+export function buildAdminKeyRing(config: GatewayConfig, env: Env): KeyEntry[] {
+  const keys: KeyEntry[] = (config.auth.admin_keys ?? []).map((a) => ({ hash: Buffer.from(a.sha256, 'hex'), spec: { name: a.name, sha256: a.sha256 } }));
+  const plain = (env[config.auth.admin_keys_env ?? 'GATEWAY_ADMIN_KEYS'] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  plain.forEach((k, i) => keys.push({ hash: hashKey(k), spec: { name: `admin-env-${i + 1}`, sha256: '' } }));
+  return keys;
+}
+
 /** Finds the entry for a presented key. Compares against every entry in constant time. */
 export function matchKey(keys: readonly KeyEntry[], presented: string): KeyEntry | undefined {
   const h = hashKey(presented);

@@ -31,7 +31,7 @@ export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
 const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, createDialectBackend(d)]));
 
 /** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
-export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset']);
+export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard']);
 
 /** Mapping transports usable in YAML operation mappings (src/mapping/transports). */
 export const transportNames: ReadonlySet<string> = new Set<string>(transports.keys());

@@ -55,7 +55,15 @@ export interface ModelEntry {
 export interface CachedBody { readonly body: string; readonly etag: string }
 
 /** An accepted gateway key: its sha256, the limits that go with it, its model globs compiled. */
-export interface KeyEntry { readonly hash: Buffer; readonly spec: KeySpec; readonly modelPatterns?: readonly RegExp[] }
+export interface KeyEntry {
+  readonly hash: Buffer;
+  readonly spec: KeySpec;
+  readonly modelPatterns?: readonly RegExp[];
+  /** Stable id of a managed key (admin API); spend and limits follow it across rotations. */
+  readonly id?: string;
+  /** The team of a managed key; its budget holds across all the team's keys. */
+  readonly team?: { readonly id: string; readonly name: string; readonly budget?: KeySpec['budget'] };
+}
 
 /** Everything the server needs, built from config at startup and then read-only. */
 export interface Runtime {

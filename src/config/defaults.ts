@@ -4,6 +4,7 @@ import type { GatewayConfig } from './types.js';
 export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
   server: { host: '127.0.0.1', port: 8080, upstream_timeout_ms: 120_000, log_level: 'info', trust_proxy: false, shutdown_grace_s: 30 },
   auth: { keys_env: 'GATEWAY_API_KEYS', keys: [], admin_keys: [], admin_keys_env: 'GATEWAY_ADMIN_KEYS' },
+  ledger: { journal: '.gateway/ledger-journal.jsonl', batch_size: 500, flush_interval_ms: 1000, queue_limit: 10_000, key_cache_ttl_ms: 5000 },
   limits: {
     body_bytes: 25 * 1024 * 1024,
     anonymous_discovery: { requests: 120, window_seconds: 60 },
@@ -33,6 +34,8 @@ export function applyDefaults(data: Record<string, unknown>): GatewayConfig {
   if (realtime.secret === '') delete realtime.secret;
   const tracing = (out.observability as Record<string, Record<string, unknown>>).tracing!;
   if (tracing.otlp_endpoint === '') delete tracing.otlp_endpoint;
+  const ledger = out.ledger as Record<string, unknown>;
+  if (ledger.url === '') delete ledger.url;
   out.providers = data.providers ?? {};
   out.models = data.models ?? [];
   return out as unknown as GatewayConfig;

@@ -11,8 +11,11 @@ export interface RouteSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Koa-router path, e.g. `/v1/models/:provider/:model`. */
   path: string;
-  /** `key`: an API key is required; `admin`: an operator key (auth.admin_keys); `none`: anonymous (rate limited per client address). */
-  auth: 'key' | 'admin' | 'none';
+  /**
+   * `key`: an API key is required; `none`: anonymous (rate limited per client address);
+   * `admin`: an `auth.admin_keys` key; `admin-or-key`: either (the handler scopes what a client key sees).
+   */
+  auth: 'key' | 'none' | 'admin' | 'admin-or-key';
   /** Error body style: `default` (SPEC 2.5) or `messages` (SPEC 2.6). */
   envelope: 'default' | 'messages';
   /** Accepted request content types (POST); the first is the canonical one. */
@@ -98,6 +101,25 @@ export interface KeySpec {
   budget?: { usd: number; period: 'minute' | 'hour' | 'day' | 'month' | 'total' };
 }
 
+/** An operator key declared in gateway.yaml (hash only). */
+export interface AdminKeySpec { name: string; sha256: string }
+
+/** `ledger:` section: where billed requests are recorded and managed keys are kept. */
+export interface LedgerConfig {
+  /** `postgres://...`; unset = no ledger, no admin API (501). */
+  url?: string;
+  /** Append-only JSON-lines file that holds rows while the database is unreachable. */
+  journal: string;
+  /** Rows per INSERT. */
+  batch_size: number;
+  /** Longest wait before queued rows are written. */
+  flush_interval_ms: number;
+  /** Rows held in memory before they spill to the journal. */
+  queue_limit: number;
+  /** How long a managed key stays cached when no change notification arrives. */
+  key_cache_ttl_ms: number;
+}
+
 export interface GatewayConfig {
   /** Folder of route files relative to gateway.yaml (default `routes`). */
   routes?: string;
@@ -105,11 +127,13 @@ export interface GatewayConfig {
   auth: {
     keys_env: string;
     keys: KeySpec[];
-    /** Operator keys for /metrics and /admin (hash only), shaped like `keys` entries. */
+    /** Keys of operators (admin API, /metrics): `{name, sha256}`, never the key itself. */
     admin_keys: AdminKeySpec[];
     /** Environment variable holding comma-separated plain admin keys. */
     admin_keys_env: string;
   };
+  /** Usage ledger and managed keys in PostgreSQL; off (no `url`) by default. */
+  ledger: LedgerConfig;
   limits: {
     body_bytes: number;
     anonymous_discovery: { requests: number; window_seconds: number };

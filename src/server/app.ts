@@ -24,19 +24,22 @@ import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
 import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
 import { requestContext } from './request-context.js';
-import { authenticateAdmin, type AnonymousWhen } from './steps/authenticate-admin.js';
+import { authenticateAdmin, authenticateAdminOrKey, type AnonymousWhen } from './steps/authenticate-admin.js';
+import { adminHandler } from '../admin/admin-handler.js';
+import { dashboard } from '../admin/dashboard.js';
+import { usageReport } from '../ledger/usage-handler.js';
 import { trackRequest } from './steps/track-request.js';
 
-/** What a handler may capture when its pipeline is built. */
-export interface PipelineScope { runtime: Runtime; lifecycle: Lifecycle }
+/** What a handler may capture when its pipeline is built: the runtime, the lifecycle and its own route. */
+export interface PipelineScope { runtime: Runtime; lifecycle: Lifecycle; route: CompiledRoute }
 
 type Handler = (shared: SharedServices, scope: PipelineScope) => Middleware<AppState>;
 
 /** Route handlers by the name route files give in `handler:`. */
 const handlers: Record<string, Handler> = {
   'model-call': (shared) => (ctx) => modelCall(ctx, shared),
-  'list-models': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); listModels(ctx); },
-  'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter); getModel(ctx); },
+  'list-models': (shared) => async (ctx) => { listModels(ctx, await limitAnonymous(ctx, shared.limiter, shared)); },
+  'get-model': (shared) => async (ctx) => { await limitAnonymous(ctx, shared.limiter, shared); getModel(ctx); },
   'upload-file': () => (ctx) => uploadFile(ctx),
   'poll-job': () => (ctx) => pollJob(ctx),
   'get-response': (shared) => (ctx) => getResponse(ctx, shared),
@@ -44,6 +47,9 @@ const handlers: Record<string, Handler> = {
   'get-file': (shared) => (ctx) => getFile(ctx, shared.files),
   'get-file-content': (shared) => (ctx) => getFileContent(ctx, shared.files),
   'delete-file': (shared) => (ctx) => deleteFile(ctx, shared.files),
+  admin: (shared, { route }) => adminHandler(route.spec.operation, shared),
+  'usage-report': (shared) => usageReport(shared),
+  dashboard: () => dashboard(),
   health: () => (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok' };
@@ -81,17 +87,18 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
   const { config } = runtime;
   const fetchPolicy = config.limits.fetch ?? configDefaults.limits.fetch!;
   const fetchMedia = createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms });
-  const scope: PipelineScope = { runtime, lifecycle };
+  const scope = { runtime, lifecycle };
   const router = new Router<AppState>();
   const probes = new Set<string>();
   for (const route of runtime.routes) {
     const handler = handlers[route.spec.handler];
     if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
     const steps: Middleware<AppState>[] = [requestContext(route, runtime, shared, fetchMedia)];
-    if (route.spec.auth === 'key') steps.push(authenticate, keyPolicy(shared));
-    if (route.spec.auth === 'admin') steps.push(authenticateAdmin(anonymousWhen[route.spec.handler]));
+    if (route.spec.auth === 'key') steps.push(authenticate(shared), keyPolicy(shared));
+    if (route.spec.auth === 'admin') steps.push(authenticateAdmin(shared, anonymousWhen[route.spec.handler]));
+    if (route.spec.auth === 'admin-or-key') steps.push(authenticateAdminOrKey(shared), keyPolicy(shared));
     if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
-    steps.push(handler(shared, scope));
+    steps.push(handler(shared, { ...scope, route }));
     router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
     if (probeHandlers.has(route.spec.handler)) probes.add(`${route.spec.method} ${route.spec.path}`);
   }

@@ -7,7 +7,8 @@ import { createRealtimeSigner, REALTIME_WS_PATH } from '../store/realtime-signer
 import { GatewayError, errors } from '../errors/gateway-error.js';
 import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
-import { openRealtimeHold } from './steps/key-policy.js';
+import { openKeySpend, openRealtimeHold } from './steps/key-policy.js';
+import type { SpendHold } from '../billing/spend-hold.js';
 
 /**
  * Accepts WebSocket upgrades on the gateway's realtime path. The signed token is checked
@@ -25,13 +26,28 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
     const entry = store.current().models.get(claims.model);
     const open = entry?.provider.impl.openRealtime;
     if (!entry || !open) return refuse(socket, 404, 'Not Found');
-    wss.handleUpgrade(req, socket, head, (ws) => {
-      // Budget and duration end the session whichever provider serves it (issue 5).
-      meterRealtimeSession(ws, claims, entry.pricing, openRealtimeHold(shared, store.current().keys, claims.owner));
-      open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
-    });
+    void realtimeHold(shared, store, claims.owner).then((hold) => {
+      // A managed key revoked or expired since the URL was signed: no session.
+      if (hold === null) return refuse(socket, 401, 'Unauthorized');
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        // Budget and duration end the session whichever provider serves it (issue 5).
+        meterRealtimeSession(ws, claims, entry.pricing, hold);
+        open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
+      });
+    }, () => refuse(socket, 401, 'Unauthorized'));
   });
   return wss;
+}
+
+/**
+ * The spend hold of the key that owns a session: a YAML/env key by hash, a managed key
+ * (`key:<id>`) from the database. Null when that managed key is no longer valid.
+ */
+async function realtimeHold(shared: SharedServices, store: RuntimeStore, owner: string): Promise<SpendHold | undefined | null> {
+  const managed = /^key:(.+)$/.exec(owner);
+  if (!managed || !shared.usageLedger) return openRealtimeHold(shared, store.current().keys, owner);
+  const found = await shared.usageLedger.managedKeys.lookupById(managed[1]!);
+  return found.status === 'ok' ? openKeySpend(found.entry, owner, shared) : null;
 }
 
 /** Answers a refused upgrade with the default error envelope (the one writer of error bodies). */

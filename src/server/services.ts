@@ -18,6 +18,7 @@ import { createRequestEvents, type RequestEvents } from './request-record.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { createRedisResponseStore } from '../store/response-store-redis.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
+import { openLedger, type LedgerServices } from '../ledger/open-ledger.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -35,6 +36,8 @@ export interface SharedServices {
   responses: ResponseStore;
   /** Metrics, traces and the access log (they listen to `events`). */
   observability: Observability;
+  /** Usage ledger, managed keys and teams in PostgreSQL (`ledger.url`); undefined when off. */
+  usageLedger?: LedgerServices;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
   };
+  const usageLedger = config.ledger.url ? await openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger) : undefined;
+  const closeLedger = async () => { await usageLedger?.close(); };
   const memory = {
     limiter: createMemoryRateLimiter(),
     ledger: createMemorySpendLedger(),
@@ -74,8 +79,10 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       files: fileServices.files,
       jobs: createJobStore(memory.jobRecords),
       responses: memory.responses,
+      usageLedger,
       close: async () => {
         fileServices.close();
+        await closeLedger();
         await observability.close();
       },
     };
@@ -100,8 +107,10 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     files: fileServices.files,
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
     responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
+    usageLedger,
     close: async () => {
       fileServices.close();
+      await closeLedger();
       await conn.close();
       await observability.close();
     },

@@ -13,6 +13,8 @@ export interface GatewayState {
   abort: AbortController;
   /** The authenticated key, on key routes. */
   key?: KeyEntry;
+  /** Name of the admin key, on operator routes called with one. */
+  admin?: string;
   /** Hex sha256 of the calling key: owner of files and jobs ('' when anonymous). */
   owner: string;
   /** The parsed, validated JSON body (or multipart fields). */

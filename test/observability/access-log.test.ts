@@ -124,7 +124,8 @@ describe('observability: access log', () => {
     const res = await fetch(`${gw.url}/metrics`, { headers: { 'x-api-key': YAML_ADMIN_KEY, 'x-request-id': 'obs-log-metrics' } });
     expect(res.status).to.equal(200);
     const line = await gw.requestLine('obs-log-metrics');
-    expect(line).to.deep.include({ key_id: 'ops-yaml', route: 'metrics.yaml', status: 200 });
+    // Admin keys are told apart from client keys of the same name in the log and the ledger.
+    expect(line).to.deep.include({ key_id: 'admin:ops-yaml', route: 'metrics.yaml', status: 200 });
     const all = gw.raw.join('\n');
     for (const secret of [CLIENT_KEY, ADMIN_KEY, YAML_ADMIN_KEY, UPSTREAM_KEY]) expect(all).not.to.include(secret);
     expect(gw.lines.every((l) => typeof l.level === 'string' && ISO_TIME.test(String(l.time)))).to.equal(true);

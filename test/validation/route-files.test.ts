@@ -33,6 +33,24 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'files-get.yaml': { method: 'GET', path: '/v1/files/:id', auth: 'key', handler: 'get-file', operation: 'files.retrieve' },
   'files-content.yaml': { method: 'GET', path: '/v1/files/:id/content', auth: 'key', handler: 'get-file-content', operation: 'files.content' },
   'files-delete.yaml': { method: 'DELETE', path: '/v1/files/:id', auth: 'key', handler: 'delete-file', operation: 'files.delete' },
+  // Usage ledger, admin API and dashboard (README "Usage and keys").
+  'usage.yaml': { method: 'GET', path: '/v1/usage', auth: 'admin-or-key', handler: 'usage-report', operation: 'usage' },
+  'ui.yaml': { method: 'GET', path: '/ui', auth: 'none', handler: 'dashboard', operation: 'ui' },
+  'ui-asset.yaml': { method: 'GET', path: '/ui/:file', auth: 'none', handler: 'dashboard', operation: 'ui' },
+  'admin-keys-create.yaml': { method: 'POST', path: '/admin/keys', auth: 'admin', handler: 'admin', operation: 'admin.keys.create' },
+  'admin-keys-list.yaml': { method: 'GET', path: '/admin/keys', auth: 'admin', handler: 'admin', operation: 'admin.keys.list' },
+  'admin-keys-get.yaml': { method: 'GET', path: '/admin/keys/:id', auth: 'admin', handler: 'admin', operation: 'admin.keys.get' },
+  'admin-keys-update.yaml': { method: 'PATCH', path: '/admin/keys/:id', auth: 'admin', handler: 'admin', operation: 'admin.keys.update' },
+  'admin-keys-delete.yaml': { method: 'DELETE', path: '/admin/keys/:id', auth: 'admin', handler: 'admin', operation: 'admin.keys.delete' },
+  'admin-keys-rotate.yaml': { method: 'POST', path: '/admin/keys/:id/rotate', auth: 'admin', handler: 'admin', operation: 'admin.keys.rotate' },
+  'admin-teams-create.yaml': { method: 'POST', path: '/admin/teams', auth: 'admin', handler: 'admin', operation: 'admin.teams.create' },
+  'admin-teams-list.yaml': { method: 'GET', path: '/admin/teams', auth: 'admin', handler: 'admin', operation: 'admin.teams.list' },
+  'admin-teams-get.yaml': { method: 'GET', path: '/admin/teams/:id', auth: 'admin', handler: 'admin', operation: 'admin.teams.get' },
+  'admin-teams-update.yaml': { method: 'PATCH', path: '/admin/teams/:id', auth: 'admin', handler: 'admin', operation: 'admin.teams.update' },
+  'admin-teams-delete.yaml': { method: 'DELETE', path: '/admin/teams/:id', auth: 'admin', handler: 'admin', operation: 'admin.teams.delete' },
+  'admin-requests.yaml': { method: 'GET', path: '/admin/requests', auth: 'admin', handler: 'admin', operation: 'admin.requests.list' },
+  'admin-audit.yaml': { method: 'GET', path: '/admin/audit', auth: 'admin', handler: 'admin', operation: 'admin.audit.list' },
+  'admin-status.yaml': { method: 'GET', path: '/admin/status', auth: 'admin', handler: 'admin', operation: 'admin.status' },
 };
 
 /** JSON pointers of schema properties that have no `description`. */
@@ -59,7 +77,7 @@ describe('routes/*.yaml', () => {
   const meta = createEngineAjv().compile(JSON.parse(readFileSync(ROUTE_META_SCHEMA, 'utf8')) as object);
 
   describe('catalog', () => {
-    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness, stored-response, file-management, metrics, OpenAPI and docs extensions', () => {
+    it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness, stored-response, file-management, metrics, OpenAPI, docs, usage, admin and dashboard extensions', () => {
       expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
     });
 
@@ -70,8 +88,8 @@ describe('routes/*.yaml', () => {
         expect(d.surface).to.equal(want.surface);
         expect(d.stream_field).to.equal(want.stream ? 'stream' : undefined);
         expect(d.envelope).to.equal(name === 'messages.yaml' ? 'messages' : 'default');
-        if (want.method === 'GET' || want.method === 'DELETE') expect(d.schema, `${want.method} routes take no body`).to.equal(undefined);
-        else expect(d.schema, 'POST routes validate their body').to.be.an('object');
+        if (want.method === 'GET' || want.method === 'DELETE') expect(d.schema, 'GET and DELETE routes take no body').to.equal(undefined);
+        else expect(d.schema, 'POST and PATCH routes validate their body').to.be.an('object');
       });
     }
 
@@ -116,9 +134,9 @@ describe('routes/*.yaml', () => {
       }
     });
 
-    it('allows additional properties everywhere except rerank and the files JSON body', () => {
+    it('allows additional properties on model routes except rerank and the files JSON body; never on the admin API', () => {
       for (const f of files.filter((x) => x.data.schema)) {
-        const want = !['rerank.yaml', 'files.yaml'].includes(f.name);
+        const want = !['rerank.yaml', 'files.yaml'].includes(f.name) && !String(f.data.path).startsWith('/admin/');
         expect((f.data.schema as { additionalProperties: unknown }).additionalProperties, f.name).to.equal(want);
       }
     });

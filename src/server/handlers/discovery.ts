@@ -1,34 +1,69 @@
 import type { ParameterizedContext } from 'koa';
 import { cacheBody } from '../../compile/catalog.js';
 import { listsCapability } from '../../codecs/shared/parameter-spellings.js';
-import type { CachedBody, Runtime } from '../../compile/runtime.js';
+import type { CachedBody, KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
+import type { SharedServices } from '../services.js';
 import type { AppState } from '../state.js';
-import { presentedKey } from '../steps/authenticate.js';
+import { findClientKey, presentedKey } from '../steps/authenticate.js';
+import { allowsModel } from '../steps/key-policy.js';
 
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
 /**
  * Anonymous discovery: rate limited per client address unless a valid key is presented
- * (authenticated traffic is never slowed by the anonymous limit).
+ * (authenticated traffic is never slowed by the anonymous limit). Resolves to that key.
  */
-export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limiter: RateLimiter): Promise<void> {
+export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limiter: RateLimiter, shared?: Pick<SharedServices, 'usageLedger'>): Promise<KeyEntry | undefined> {
   const { runtime } = ctx.state.gw;
   const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
-  if (presented && runtime.findKey(presented)) return;
+  // A revoked, expired or unreadable key is treated as no key here: discovery stays anonymous.
+  const key = presented ? await findClientKey(runtime, shared ?? {}, presented).catch(() => undefined) : undefined;
+  if (key) return key;
   const { requests, window_seconds } = runtime.config.limits.anonymous_discovery;
   const decision = await limiter.hit(`anon:${ctx.ip}`, requests, window_seconds);
   ctx.set('RateLimit-Limit', String(requests));
   ctx.set('RateLimit-Remaining', String(decision.remaining));
   if (!decision.allowed) throw errors.rateLimited(decision.retryAfterSeconds, `Anonymous discovery is limited to ${requests} requests per ${window_seconds} s per client; retry later or send an API key.`);
+  return undefined;
 }
 
-/** GET /v1/models: the list, optionally filtered by `supported_parameters` (any spelling of a capability matches). */
-export function listModels(ctx: ParameterizedContext<AppState>): void {
+/**
+ * GET /v1/models: the list, optionally filtered by `supported_parameters` (any spelling of a
+ * capability matches). Sent with a key
+ * whose `models` globs restrict it, only the models that key may call (anonymous: all).
+ */
+export function listModels(ctx: ParameterizedContext<AppState>, key?: KeyEntry): void {
   const { runtime } = ctx.state.gw;
   const filter = String(ctx.query.supported_parameters ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (key?.modelPatterns) {
+    // Per-key lists vary by credential: never shared by caches.
+    ctx.set('Vary', 'Authorization, x-api-key');
+    sendCached(ctx, keyList(runtime, key, filter));
+    return;
+  }
   sendCached(ctx, filter.length === 0 ? runtime.modelList : filteredList(runtime, filter));
+}
+
+// Lists of restricted keys, serialized once per (runtime, key entry, filter).
+const keyListCache = new WeakMap<Runtime, WeakMap<KeyEntry, Map<string, CachedBody>>>();
+
+function keyList(runtime: Runtime, key: KeyEntry, filter: string[]): CachedBody {
+  let perRuntime = keyListCache.get(runtime);
+  if (!perRuntime) keyListCache.set(runtime, (perRuntime = new WeakMap()));
+  let perKey = perRuntime.get(key);
+  if (!perKey) perRuntime.set(key, (perKey = new Map()));
+  const id = [...new Set(filter)].sort().join(',');
+  let c = perKey.get(id);
+  if (!c) {
+    const data = [...runtime.models.values()]
+      .filter((m) => !m.spec.hidden && !m.provider.missing && allowsModel(key.modelPatterns, m.spec.id) && filter.every((p) => m.parameters.has(p)))
+      .map((m) => m.card);
+    c = cacheBody({ object: 'list', data });
+    if (perKey.size < 64) perKey.set(id, c);
+  }
+  return c;
 }
 
 /** GET /v1/models/:provider/:model: one card, 404 in the envelope when unknown or disabled. */

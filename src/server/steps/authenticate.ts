@@ -1,23 +1,55 @@
 import type { Middleware } from 'koa';
-import { errors } from '../../errors/gateway-error.js';
-import type { AppState } from '../state.js';
+import { hashKey } from '../../compile/keys.js';
+import type { KeyEntry, Runtime } from '../../compile/runtime.js';
+import { errors, GatewayError } from '../../errors/gateway-error.js';
+import type { SharedServices } from '../services.js';
+import type { AppState, GatewayState } from '../state.js';
 
 /**
- * Accepts `Authorization: Bearer <key>` or `x-api-key: <key>` interchangeably. Runs before the
+ * Accepts `Authorization: Bearer <key>` or `x-api-key: <key>` interchangeably: a key of
+ * gateway.yaml / the environment, else a managed key (admin API, PostgreSQL). Runs before the
  * body is read, so an unauthenticated caller costs no parsing.
  */
-export const authenticate: Middleware<AppState> = async (ctx, next) => {
-  const gw = ctx.state.gw;
-  const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
-  if (!presented) throw errors.missingKey();
-  const key = gw.runtime.findKey(presented);
-  if (!key) throw errors.invalidKey();
+export function authenticate(shared: Pick<SharedServices, 'usageLedger'>): Middleware<AppState> {
+  return async (ctx, next) => {
+    const gw = ctx.state.gw;
+    const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
+    if (!presented) throw errors.missingKey();
+    const key = await findClientKey(gw.runtime, shared, presented);
+    if (!key) throw errors.invalidKey();
+    acceptKey(gw, key);
+    await next();
+  };
+}
+
+/** Records the calling key on the request: owner of spend, files and jobs, and the ledger's key id. */
+export function acceptKey(gw: GatewayState, key: KeyEntry): void {
   gw.key = key;
-  gw.owner = key.hash.toString('hex');
-  gw.record.keyId = key.spec.name;
+  // A managed key's spend and limits follow its id, so a rotation keeps them.
+  gw.owner = key.id ? `key:${key.id}` : key.hash.toString('hex');
+  gw.record.keyId = key.id ?? key.spec.name;
   gw.record.keyName = key.spec.name;
-  await next();
-};
+  if (key.team) gw.record.team = key.team.name;
+}
+
+/**
+ * The client key a presented secret belongs to, or undefined. Revoked and expired managed keys
+ * are refused with their own message; a managed key store that cannot be read is a 503.
+ */
+export async function findClientKey(runtime: Runtime, shared: Pick<SharedServices, 'usageLedger'>, presented: string): Promise<KeyEntry | undefined> {
+  const yaml = runtime.findKey(presented);
+  if (yaml || !shared.usageLedger) return yaml;
+  let found;
+  try {
+    found = await shared.usageLedger.managedKeys.lookup(hashKey(presented));
+  } catch {
+    throw new GatewayError(503, 'api_error', 'key_store_unavailable', 'API keys cannot be checked right now (key store unreachable); retry shortly.', undefined, { 'Retry-After': '1' });
+  }
+  if (found.status === 'ok') return found.entry;
+  if (found.status === 'revoked') throw new GatewayError(401, 'authentication_error', 'key_revoked', 'This API key has been revoked.');
+  if (found.status === 'expired') throw new GatewayError(401, 'authentication_error', 'key_expired', 'This API key has expired.');
+  return undefined;
+}
 
 /** The key a request presents: `Authorization: Bearer <key>`, else `x-api-key`. */
 export function presentedKey(authorization: string, xApiKey: string): string | undefined {

@@ -56,10 +56,15 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   const spec = key?.spec;
   const budget = spec?.budget;
   let reservation: SettleEntry | undefined;
+  // A managed key's team budget holds across all the team's keys: reserved after the key's
+  // own, and the key's reservation is given back when the team refuses.
+  const team = key?.team;
+  const teamBudget = team?.budget;
+  let teamReservation: SettleEntry | undefined;
   let tokensCharged = 0;
   let settled = false;
   const hold: SpendHold = {
-    needsEstimate: !!spec && (spec.budget !== undefined || spec.tpm !== undefined),
+    needsEstimate: !!spec && (spec.budget !== undefined || spec.tpm !== undefined || teamBudget !== undefined),
     async reserve(worstUsd, promptTokens, fit) {
       if (spec?.tpm !== undefined) {
         tokensCharged = Math.min(Math.max(0, Math.ceil(promptTokens)), spec.tpm);
@@ -69,7 +74,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
           throw keyRateLimited('tpm', spec.tpm, d.retryAfterSeconds);
         }
       }
-      if (!budget || !spec) return 0;
+      if (!budget || !spec) return reserveTeam(toNanoUsdCeil(worstUsd));
       const bucket = currentBucket(budget.period);
       const account = `${owner}:${bucket.id}`;
       const limitNano = toNanoUsd(budget.usd);
@@ -90,7 +95,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
         });
       }
       reservation = { account, reservedNano: amount, ttlSeconds: bucket.ttlSeconds, via: r.via };
-      return fromNanoUsd(amount);
+      return reserveTeam(amount);
     },
     async settle(costUsd, tokens) {
       if (settled) return;
@@ -101,11 +106,34 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
         }
         const entries: SettleEntry[] = reservation ? [reservation] : [];
         if (!reservation || !reservation.account.endsWith(':total')) entries.push({ account: `${owner}:total`, reservedNano: 0, ttlSeconds: 0 });
+        if (teamReservation) entries.push(teamReservation);
+        if (team && !teamReservation?.account.endsWith(':total')) entries.push({ account: `team:${team.id}:total`, reservedNano: 0, ttlSeconds: 0 });
         if (owner) await services.ledger.settle(entries, toNanoUsd(costUsd));
       } catch (e) {
         onError?.(e);
       }
     },
+  };
+  const reserveTeam = async (amount: number): Promise<number> => {
+    if (!team || !teamBudget) return fromNanoUsd(reservation?.reservedNano ?? 0);
+    const bucket = currentBucket(teamBudget.period);
+    const account = `team:${team.id}:${bucket.id}`;
+    const limitNano = toNanoUsd(teamBudget.usd);
+    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+    if (!r.ok) {
+      if (reservation) {
+        // Give the key's reservation back (a negative reservation always fits).
+        await services.ledger.reserve(reservation.account, -reservation.reservedNano, UNLIMITED, reservation.ttlSeconds).catch(() => undefined);
+        reservation = undefined;
+      }
+      await releaseTokens();
+      throw budgetExhausted({
+        key: spec?.name ?? '', team: team.name, period: teamBudget.period, budget_usd: teamBudget.usd,
+        used_usd: fromNanoUsd(r.usedNano), needed_usd: fromNanoUsd(amount), resets_in_seconds: bucket.resetsInSeconds,
+      });
+    }
+    teamReservation = { account, reservedNano: amount, ttlSeconds: bucket.ttlSeconds, via: r.via };
+    return fromNanoUsd(amount);
   };
   const releaseTokens = async () => {
     if (tokensCharged > 0) await services.limiter.hit(`tpm:${owner}`, UNLIMITED, MINUTE, -tokensCharged).catch(() => undefined);
