@@ -13,6 +13,7 @@ import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-ma
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import { routeKey, type CompiledRoute, type ModelEntry, type ResolvedProvider, type Runtime } from './runtime.js';
+import { rememberSecrets } from '../errors/redact.js';
 
 /** Turns a loaded project into a frozen Runtime; no runtime when any error is found. */
 export function compile(project: LoadedProject, env: Env = process.env): { runtime?: Runtime; diagnostics: Diagnostic[] } {
@@ -93,6 +94,7 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
       else throw e;
       continue;
     }
+    rememberSecrets([apiKey]); // redacted by exact value wherever an upstream echoes it (src/errors/redact.ts)
     out.set(name, Object.freeze({
       name,
       spec,

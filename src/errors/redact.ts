@@ -1,0 +1,44 @@
+/**
+ * Redaction of credentials in text that reaches a client or a log line: provider error
+ * messages (which sometimes quote the key they were sent: OpenAI "Incorrect API key provided:
+ * sk-proj-****abcd", compatible servers echo it whole) and log fields.
+ * Two rules: every configured provider key, by exact value (whatever it looks like), and
+ * anything shaped like a well-known key or a bearer token.
+ */
+
+const CREDENTIAL = /\b(?:sk|pk|rk|ek|gsk|xai)[-_][-_A-Za-z0-9*]{4,}|\bAIza[-_A-Za-z0-9]{10,}|\bBearer\s+\S+/g;
+const REDACTED = '[redacted]';
+// Shorter values would redact ordinary words; no real provider key is this short.
+const MIN_SECRET_LENGTH = 6;
+
+/** Exact secret values known to the process, longest first (so a key is never half-redacted). */
+let known: string[] = [];
+
+/**
+ * Adds the configured provider keys of a runtime to the values redacted by exact match. Called
+ * by compile() for every runtime (reloads included); values of an older runtime stay known, so
+ * a key rotated out is still never shown.
+ */
+export function rememberSecrets(values: Iterable<string | undefined>): void {
+  const next = new Set(known);
+  for (const v of values) if (typeof v === 'string' && v.trim().length >= MIN_SECRET_LENGTH) next.add(v.trim());
+  known = [...next].sort((a, b) => b.length - a.length);
+}
+
+/** Replaces every configured provider key and anything that looks like an API key or bearer token with `[redacted]`. */
+export function redactSecrets(text: string): string {
+  let out = text;
+  for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+  return out.replace(CREDENTIAL, REDACTED);
+}
+
+/** Deep copy of a JSON-like value with every string redacted (log fields, error details). */
+export function redactValue<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return redactSecrets(value) as T;
+  if (depth > 8 || value === null || typeof value !== 'object') return value;
+  if (value instanceof Error) return { type: value.name, message: redactSecrets(value.message) } as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => redactValue(v, depth + 1)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) out[k] = redactValue(v, depth + 1);
+  return out as T;
+}
