@@ -2,6 +2,7 @@ import { koaBody } from 'koa-body';
 import type { Middleware } from 'koa';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import type { AppState, UploadedFile } from '../state.js';
 
 /**
@@ -42,6 +43,7 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
       }
     }
     const body = (ctx.request as unknown as { body?: unknown }).body;
+    if (exceedsJsonDepth(body)) throw errors.nestingTooDeep(MAX_JSON_DEPTH);
     gw.body = (body && typeof body === 'object' && !Array.isArray(body) ? body : body === undefined ? {} : body) as Record<string, unknown>;
     // Only a multipart request has file parts; a JSON body on the same route is validated as JSON.
     if (multipart && ctx.request.is('multipart/form-data')) gw.files = collectFiles(ctx.request as unknown as { files?: Record<string, unknown> });
