@@ -37,8 +37,10 @@ export interface FakeReply {
   cutAfterEvents?: number;
   /** Streams: send this many events, then a frame whose data is not JSON, then the rest. */
   malformedAfterEvents?: number;
-  /** Streams: answer 200 with this body and content type instead of an event stream. */
-  notSse?: { contentType: string; body: string };
+  /** Answer 200 with this body and content type instead of the fixture (JSON or event stream). */
+  rawAnswer?: { contentType: string; body: string };
+  /** Streams: send this many events, then reset the connection. */
+  resetAfterEvents?: number;
   /** Streams: after the first event, wait for this before sending the rest. */
   holdAfterFirstEvent?: Promise<unknown>;
   /** Streams: send this many events, then the provider's in-band error event, then end. */
@@ -149,6 +151,11 @@ export class FakeUpstream {
       if (reply.error.retryAfter !== undefined) headers['retry-after'] = reply.error.retryAfter;
       return sendJson(res, reply.error.status, reply.error.body ?? this.behavior.errorBody(reply.error.status, reply.error.message ?? 'Upstream failure.'), headers);
     }
+    if (reply.rawAnswer) {
+      res.writeHead(200, { ...headers, 'content-type': reply.rawAnswer.contentType });
+      res.end(reply.rawAnswer.body);
+      return;
+    }
     const fixture = reply.fixture ?? 'text';
     if (!record.stream) {
       const body = JSON.parse(readFixture(this.behavior.name, `${fixture}.json`)) as Record<string, unknown>;
@@ -163,11 +170,6 @@ export class FakeUpstream {
   }
 
   private async stream(res: ServerResponse, events: string[], reply: FakeReply, headers: Record<string, string>): Promise<void> {
-    if (reply.notSse) {
-      res.writeHead(200, { ...headers, 'content-type': reply.notSse.contentType });
-      res.end(reply.notSse.body);
-      return;
-    }
     res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...headers });
     res.flushHeaders();
     for (let i = 0; i < events.length; i++) {
@@ -178,6 +180,10 @@ export class FakeUpstream {
       }
       if (reply.stallAfterEvents !== undefined && i === reply.stallAfterEvents) return;
       if (reply.cutAfterEvents !== undefined && i === reply.cutAfterEvents) break;
+      if (reply.resetAfterEvents !== undefined && i === reply.resetAfterEvents) {
+        res.socket?.resetAndDestroy();
+        return;
+      }
       if (reply.malformedAfterEvents !== undefined && i === reply.malformedAfterEvents) res.write(`${/^event: (\S+)/m.exec(events[i]!)?.[0] ?? ''}\ndata: {"truncated": \n\n`.replace(/^\n/, ''));
       res.write(transformEvent(events[i]!, reply.transformData));
       if (i === 0 && reply.holdAfterFirstEvent) await reply.holdAfterFirstEvent;

@@ -177,6 +177,7 @@ describe('errors tell the truth (official SDKs)', () => {
   describe('the stream-end rule (item 8)', () => {
     const faults = [
       { name: 'cut before its terminal event', reply: { fixture: 'text', cutAfterEvents: 3 }, code: 'upstream_stream_truncated' },
+      { name: 'reset mid-stream', reply: { fixture: 'text', resetAfterEvents: 3 }, code: 'upstream_stream_truncated' },
       { name: 'a frame that is not JSON', reply: { fixture: 'text', malformedAfterEvents: 3 }, code: 'invalid_upstream_response' },
     ];
     for (const fault of faults) {
@@ -185,6 +186,12 @@ describe('errors tell the truth (official SDKs)', () => {
           cell(h, `${client} client <- ${dialect} stream ${fault.name}: ends with the client's error, never as finished`, async () => {
             h.fakes.byDialect[dialect]!.enqueue(fault.reply);
             const r = await stream(client, model);
+            // A reset can also land before the gateway read the first event (TCP drops what was
+            // unread): then it is an HTTP 502 before the stream, which every SDK throws.
+            if (r.thrown?.status === 502) {
+              expect(errorFields(client, r.thrown.body).code).to.equal(fault.code);
+              return;
+            }
             if (client === 'responses') {
               expect(r.thrown, 'Responses streams report failure as events').to.equal(undefined);
               expect(r.events).to.not.include('response.completed');
@@ -205,11 +212,21 @@ describe('errors tell the truth (official SDKs)', () => {
     for (const client of CLIENTS) {
       for (const { dialect, model } of DIALECT_MODELS) {
         cell(h, `${client} client <- ${dialect} 200 that is not an event stream: 502 invalid_upstream_response before the stream`, async () => {
-          h.fakes.byDialect[dialect]!.enqueue({ notSse: { contentType: 'text/html', body: '<html><title>Bad gateway</title></html>' } });
+          h.fakes.byDialect[dialect]!.enqueue({ rawAnswer: { contentType: 'text/html', body: '<html><title>Bad gateway</title></html>' } });
           const r = await stream(client, model);
           expect(r.thrown, 'the SDK threw').to.not.equal(undefined);
           expect(r.thrown!.status).to.equal(502);
           expect(errorFields(client, r.thrown!.body).code).to.equal('invalid_upstream_response');
+        });
+      }
+    }
+    for (const client of CLIENTS) {
+      for (const { dialect, model } of DIALECT_MODELS) {
+        cell(h, `${client} client <- ${dialect} 200 whose body is not JSON (no stream): 502 invalid_upstream_response, not "unreachable"`, async () => {
+          h.fakes.byDialect[dialect]!.enqueue({ rawAnswer: { contentType: 'text/html', body: '<html><title>Bad gateway</title></html>' } });
+          const t = await expectThrow(() => call(client, model));
+          expect(t.status).to.equal(502);
+          expect(errorFields(client, t.body).code).to.equal('invalid_upstream_response');
         });
       }
     }
