@@ -6,6 +6,7 @@ import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import { errors, isGatewayError } from '../errors/gateway-error.js';
 import { classifyStreamContentType, mapBodyReadError } from '../errors/stream-response.js';
+import { redactSecrets } from '../errors/redact.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
@@ -80,6 +81,9 @@ export async function passthroughStream(
     throw notSse;
   }
   const decoder = dialect.createStreamDecoder(request);
+  // Writes a failure in the client's format; it sees the stream's start (only) so it never
+  // re-opens a stream the upstream already opened (Responses: no second response.created).
+  const failEncoder = surface.createStreamEncoder(request);
   const res = ctx.res;
   ctx.respond = false;
   openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId, ...(meter ? { trailer: COST_HEADER } : {}) });
@@ -110,6 +114,10 @@ export async function passthroughStream(
         // A frame the gateway found malformed is not forwarded: the client gets its own error event.
         const detected = events.find((e) => e.type === 'error' && e.detected);
         if (detected) throw errorFromStreamEvent(detected as Extract<StreamEvent, { type: 'error' }>);
+        const start = events.find((e) => e.type === 'start');
+        if (start) failEncoder.encode(start);
+        // The provider's own in-band error goes out as it came, minus any credential it quotes.
+        if (events.some((e) => e.type === 'error')) frame.data = redactSecrets(frame.data);
         if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
         // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
         // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
@@ -143,7 +151,7 @@ export async function passthroughStream(
       const err = mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
       const ge = isGatewayError(err) ? err : errors.upstreamUnreachable(call.providerName);
       release([]);
-      outgoing.push(...surface.createStreamEncoder(request).fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
+      outgoing.push(...failEncoder.fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
       await flush();
     }
     await close();

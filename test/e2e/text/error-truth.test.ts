@@ -195,6 +195,7 @@ describe('errors tell the truth (official SDKs)', () => {
             if (client === 'responses') {
               expect(r.thrown, 'Responses streams report failure as events').to.equal(undefined);
               expect(r.events).to.not.include('response.completed');
+              expect(r.events.filter((t) => t === 'response.created'), 'the stream is opened once').to.have.length(1);
               expect(r.events.at(-2)).to.equal('error');
               expect(r.events.at(-1)).to.equal('response.failed');
               return;
