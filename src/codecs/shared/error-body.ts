@@ -1,7 +1,9 @@
 import { isRecord, parseJson, readString } from './json.js';
 
-/** What a dialect extracts from an upstream error body. */
-export interface UpstreamErrorInfo { message: string; type?: string; code?: string | null }
+import type { UpstreamErrorInfo } from '../../errors/upstream-failure.js';
+
+/** What a dialect extracts from an upstream error body (defined beside the table that classifies it). */
+export type { UpstreamErrorInfo } from '../../errors/upstream-failure.js';
 
 const MAX_MESSAGE_CHARS = 1000;
 
