@@ -130,6 +130,9 @@ export const ERROR_CATALOG = [
 /** A code of the catalog (the passthrough row excluded: see ProviderCode). */
 export type ErrorCode = Exclude<(typeof ERROR_CATALOG)[number]['code'], 'upstream_<status>'>;
 
+/** The codes the catalog lists at one status (builders of one status take only these). */
+export type CodeAt<S extends number> = Exclude<Extract<(typeof ERROR_CATALOG)[number], { status: S }>['code'], 'upstream_<status>'>;
+
 /**
  * A provider's own error code passed on unchanged with its 4xx (catalog row `upstream_<status>`).
  * Only src/errors/upstream-failure.ts makes one.

@@ -1,4 +1,4 @@
-import { findCatalogEntry, type ErrorCode, type ProviderCode } from './catalog.js';
+import { findCatalogEntry, type CodeAt, type ErrorCode, type ProviderCode } from './catalog.js';
 
 export type { ErrorCode, ProviderCode } from './catalog.js';
 
@@ -43,7 +43,7 @@ export const errors = {
     new GatewayError(400, 'invalid_request_error', 'malformed_json', `Request body is not valid JSON: ${why}`),
   validation: (message: string, findings: unknown[]) =>
     new GatewayError(400, 'invalid_request_error', 'validation_failed', message, { errors: findings }),
-  invalidRequest: (message: string, code: ErrorCode = 'invalid_request', details?: Record<string, unknown>) =>
+  invalidRequest: (message: string, code: CodeAt<400> = 'invalid_request', details?: Record<string, unknown>) =>
     new GatewayError(400, 'invalid_request_error', code, message, details),
   unknownModel: (model: string) =>
     new GatewayError(400, 'invalid_request_error', 'model_not_found', `Unknown model '${model}'. GET /v1/models lists the available models.`, { model }),
@@ -57,13 +57,13 @@ export const errors = {
     new GatewayError(401, 'authentication_error', 'missing_api_key', 'No API key provided. Send "Authorization: Bearer <key>" or "x-api-key: <key>".'),
   invalidKey: () =>
     new GatewayError(401, 'authentication_error', 'invalid_api_key', 'Invalid API key.'),
-  forbidden: (message: string, code: ErrorCode = 'forbidden') =>
+  forbidden: (message: string, code: CodeAt<403> = 'forbidden') =>
     new GatewayError(403, 'permission_error', code, message),
   routeNotFound: (method: string, path: string) =>
     new GatewayError(404, 'not_found_error', 'route_not_found', `No route for ${method} ${path}.`),
   modelNotFound: (model: string) =>
     new GatewayError(404, 'not_found_error', 'model_not_found', `Model '${model}' does not exist.`, { model }),
-  notFound: (message: string, code: ErrorCode = 'not_found') => new GatewayError(404, 'not_found_error', code, message),
+  notFound: (message: string, code: CodeAt<404> = 'not_found') => new GatewayError(404, 'not_found_error', code, message),
   methodNotAllowed: (method: string, path: string, allowed: string) =>
     new GatewayError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}; use ${allowed}.`, undefined, { Allow: allowed }),
   bodyTooLarge: (limit: number) =>

@@ -98,6 +98,8 @@ export function bodyCases(base: Record<string, unknown>, acceptedTypes: readonly
     { name: `truncated JSON (at ${cut})`, contentType: 'application/json', body: bytes.subarray(0, cut), mustRefuse: true },
     { name: 'bad UTF-8 bytes before the body', contentType: 'application/json', body: badUtf8, mustRefuse: true },
     { name: 'bad UTF-8 bytes inside a string', contentType: 'application/json', body: badUtf8InString, mustRefuse: false },
+    { name: 'unknown charset', contentType: 'application/json; charset=bogus', body: bytes, mustRefuse: false },
+    { name: 'UTF-16 body', contentType: 'application/json; charset=utf-16', body: Buffer.from(`\ufeff${text}`, 'utf16le'), mustRefuse: true },
     { name: 'UTF-8 BOM', contentType: 'application/json', body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes]), mustRefuse: false },
     { name: 'JSON array', contentType: 'application/json', body: Buffer.from(`[${text}]`), mustRefuse: true },
     { name: 'JSON string', contentType: 'application/json', body: Buffer.from('"hello"'), mustRefuse: true },
