@@ -136,6 +136,19 @@ describe('errors tell the truth (official SDKs)', () => {
         expect(errorFields(client, t.body)).to.include({ type: 'overloaded_error', code: 'upstream_overloaded' });
       });
     }
+    cell(h, 'a 200 whose body is an OpenAI-style error (compatible servers) is that error: 429 stays a RateLimitError', async () => {
+      h.fakes.byDialect['openai-chat']!.enqueue({ rawAnswer: { contentType: 'application/json', body: JSON.stringify({ error: { message: 'Rate limit exceeded upstream', type: 'rate_limit_error', code: 429 } }) } });
+      const t = await expectThrow(() => call('messages', 'openai/gpt-4.1-mini'));
+      expect(t.status).to.equal(429);
+      expect(t.error).to.be.instanceOf(Anthropic.RateLimitError);
+      expect(errorFields('messages', t.body).message).to.include('Rate limit exceeded upstream');
+    });
+    cell(h, 'a 200 whose body is an Anthropic error is that error: overloaded_error reaches a chat client as 503', async () => {
+      h.fakes.byDialect['anthropic-messages']!.enqueue({ rawAnswer: { contentType: 'application/json', body: JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) } });
+      const t = await expectThrow(() => call('chat', anthropicModel));
+      expect(t.status).to.equal(503);
+      expect(errorFields('chat', t.body)).to.include({ type: 'overloaded_error', code: 'upstream_overloaded' });
+    });
     cell(h, 'an OpenAI 503 reaches a messages client as 529 overloaded_error', async () => {
       h.fakes.byDialect['openai-chat']!.enqueue({ error: { status: 503, message: 'The engine is currently overloaded.' } });
       const t = await expectThrow(() => call('messages', 'openai/gpt-4.1-mini'));
