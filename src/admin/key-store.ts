@@ -1,3 +1,4 @@
+import type { CodeAt } from '../errors/catalog.js';
 import { randomBytes } from 'node:crypto';
 import { hashKey } from '../compile/keys.js';
 import type { PgPool } from '../ledger/pg-pool.js';
@@ -8,7 +9,7 @@ export const KEYS_CHANNEL = 'gateway_keys_changed';
 
 /** Why a change was refused; the admin handler turns it into a 4xx. */
 export class AdminConflict extends Error {
-  constructor(readonly status: 404 | 409, readonly code: string, message: string) {
+  constructor(readonly status: 404 | 409, readonly code: CodeAt<404> | CodeAt<409>, message: string) {
     super(message);
   }
 }

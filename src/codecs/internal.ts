@@ -123,4 +123,9 @@ export type StreamEvent =
   | { type: 'block_stop'; index: number }
   | { type: 'finish'; finishReason: FinishReason; stopSequence?: string }
   | { type: 'usage'; usage: Usage }
-  | { type: 'error'; status: number; errorType: string; code?: string | null; message: string };
+  /**
+   * A failure. `detected`: the gateway found it (a stream cut before its terminal event, a
+   * malformed frame), so no upstream frame carries it: a same-format passthrough must write it
+   * in the client's format instead of forwarding a frame.
+   */
+  | { type: 'error'; status: number; errorType: string; code?: string | null; message: string; detected?: true };

@@ -12,6 +12,7 @@ import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-ma
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import { routeKey, type CompiledRoute, type ModelEntry, type ResolvedProvider, type Runtime } from './runtime.js';
+import { rememberSecrets } from '../errors/redact.js';
 
 /** Options of a compile: what a reload carries over from the runtime it replaces. */
 export interface CompileOptions {
@@ -103,6 +104,7 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
       else throw e;
       continue;
     }
+    rememberSecrets([apiKey]); // redacted by exact value wherever an upstream echoes it (src/errors/redact.ts)
     out.set(name, Object.freeze({
       name,
       spec,

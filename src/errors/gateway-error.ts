@@ -1,7 +1,12 @@
+import { findCatalogEntry, type CodeAt, type ErrorCode, type ProviderCode } from './catalog.js';
+
+export type { ErrorCode, ProviderCode } from './catalog.js';
+
 /**
  * The one error class of the gateway. Every failure that reaches a client is a GatewayError;
  * envelopes (src/server/envelope.ts) are the only place that turns it into a response body.
- * `type` and `code` are stable, documented values (README "Error codes").
+ * `type` and `code` are stable, documented values: `code` must be a row of the catalog
+ * (src/errors/catalog.ts, README "Error codes"), which the type enforces.
  */
 export class GatewayError extends Error {
   constructor(
@@ -9,8 +14,8 @@ export class GatewayError extends Error {
     readonly status: number,
     /** Stable error family, e.g. `invalid_request_error`. */
     readonly type: string,
-    /** Stable machine-readable code, e.g. `validation_failed`; null when the family says it all. */
-    readonly code: string | null,
+    /** Stable machine-readable code from the catalog, e.g. `validation_failed`. */
+    readonly code: ErrorCode | ProviderCode | null,
     message: string,
     /** Structured findings (validation errors, estimates ...). Never secrets. */
     readonly details?: Record<string, unknown>,
@@ -22,13 +27,23 @@ export class GatewayError extends Error {
   }
 }
 
+/**
+ * A GatewayError whose status and type come from the catalog row of `code` (the row at
+ * `status` when a code has several).
+ */
+export function gatewayError(code: ErrorCode, message: string, options: { status?: number; details?: Record<string, unknown>; headers?: Record<string, string> } = {}): GatewayError {
+  const entry = findCatalogEntry(code, options.status);
+  if (!entry) throw new Error(`error code '${code}' is not in the catalog`);
+  return new GatewayError(entry.status, entry.type, code, message, options.details, options.headers);
+}
+
 /** Builders for the documented error set, so codes are spelled in one place. */
 export const errors = {
   malformedJson: (why: string) =>
     new GatewayError(400, 'invalid_request_error', 'malformed_json', `Request body is not valid JSON: ${why}`),
   validation: (message: string, findings: unknown[]) =>
     new GatewayError(400, 'invalid_request_error', 'validation_failed', message, { errors: findings }),
-  invalidRequest: (message: string, code = 'invalid_request', details?: Record<string, unknown>) =>
+  invalidRequest: (message: string, code: CodeAt<400> = 'invalid_request', details?: Record<string, unknown>) =>
     new GatewayError(400, 'invalid_request_error', code, message, details),
   unknownModel: (model: string) =>
     new GatewayError(400, 'invalid_request_error', 'model_not_found', `Unknown model '${model}'. GET /v1/models lists the available models.`, { model }),
@@ -42,13 +57,13 @@ export const errors = {
     new GatewayError(401, 'authentication_error', 'missing_api_key', 'No API key provided. Send "Authorization: Bearer <key>" or "x-api-key: <key>".'),
   invalidKey: () =>
     new GatewayError(401, 'authentication_error', 'invalid_api_key', 'Invalid API key.'),
-  forbidden: (message: string, code = 'forbidden') =>
+  forbidden: (message: string, code: CodeAt<403> = 'forbidden') =>
     new GatewayError(403, 'permission_error', code, message),
   routeNotFound: (method: string, path: string) =>
     new GatewayError(404, 'not_found_error', 'route_not_found', `No route for ${method} ${path}.`),
   modelNotFound: (model: string) =>
     new GatewayError(404, 'not_found_error', 'model_not_found', `Model '${model}' does not exist.`, { model }),
-  notFound: (message: string, code = 'not_found') => new GatewayError(404, 'not_found_error', code, message),
+  notFound: (message: string, code: CodeAt<404> = 'not_found') => new GatewayError(404, 'not_found_error', code, message),
   methodNotAllowed: (method: string, path: string, allowed: string) =>
     new GatewayError(405, 'invalid_request_error', 'method_not_allowed', `${method} is not allowed on ${path}; use ${allowed}.`, undefined, { Allow: allowed }),
   bodyTooLarge: (limit: number) =>
@@ -59,6 +74,12 @@ export const errors = {
     new GatewayError(502, 'upstream_error', 'upstream_unreachable', `Provider '${provider}' could not be reached.`, { provider }),
   upstreamTimeout: (provider: string, ms: number) =>
     new GatewayError(504, 'timeout_error', 'upstream_timeout', `Provider '${provider}' did not answer within ${ms} ms.`, { provider, timeout_ms: ms }),
+  invalidUpstreamResponse: (provider: string, what: string) =>
+    gatewayError('invalid_upstream_response', `Provider '${provider}' sent ${what}.`, { details: { provider } }),
+  streamTruncated: (provider: string, why = 'ended the stream before its end event') =>
+    gatewayError('upstream_stream_truncated', `Provider '${provider}' ${why}; the answer is incomplete.`, { details: { provider } }),
+  nestingTooDeep: (limit: number) =>
+    gatewayError('nesting_too_deep', `Request body nests deeper than ${limit} levels.`, { details: { limit } }),
   internal: () => new GatewayError(500, 'api_error', 'internal_error', 'Internal gateway error.'),
 };
 

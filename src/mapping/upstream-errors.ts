@@ -1,6 +1,7 @@
 import { readErrorBody } from '../codecs/shared/error-body.js';
-import { GatewayError } from '../errors/gateway-error.js';
-import { mapTransportError, readBody, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
+import { errors, type GatewayError } from '../errors/gateway-error.js';
+import { mapBodyReadError } from '../errors/stream-response.js';
+import { readBody, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
 import type { OperationCall } from '../providers/types.js';
 
 /** Throws the gateway's error for a non-2xx upstream answer (its body is read and discarded). */
@@ -15,13 +16,13 @@ export async function throwIfFailed(res: UpstreamResponse, call: OperationCall):
   throw upstreamFailure(call.providerName, res.status, res.headers, readErrorBody(res.status, body));
 }
 
-/** The whole upstream body as JSON; a body that is not JSON -> 502 `upstream_bad_response`. */
+/** The whole upstream body as JSON; a body that is not JSON -> 502 `invalid_upstream_response`. */
 export async function readJson(res: UpstreamResponse, call: OperationCall): Promise<unknown> {
   let text: string;
   try {
     text = await res.body.text();
   } catch (e) {
-    throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
   }
   try {
     return JSON.parse(text) as unknown;
@@ -35,11 +36,11 @@ export async function readBytes(res: UpstreamResponse, call: OperationCall): Pro
   try {
     return new Uint8Array(await res.body.arrayBuffer());
   } catch (e) {
-    throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
   }
 }
 
 /** 502 for an upstream answer the mapping cannot use. */
 export function badResponse(call: OperationCall, what: string): GatewayError {
-  return new GatewayError(502, 'upstream_error', 'upstream_bad_response', `Provider '${call.providerName}' sent ${what}.`, { provider: call.providerName });
+  return errors.invalidUpstreamResponse(call.providerName, what);
 }

@@ -1,4 +1,5 @@
 import type { GatewayError } from '../errors/gateway-error.js';
+import { toMessagesError } from '../errors/surface-types.js';
 
 /** The rendered form of an error: the only place error bodies are written. */
 export interface RenderedError { status: number; headers: Record<string, string>; body: Record<string, unknown> }
@@ -6,20 +7,19 @@ export interface RenderedError { status: number; headers: Record<string, string>
 /** Error body styles route files can name in `envelope:`. */
 export type EnvelopeStyle = 'default' | 'messages';
 
-// The messages format has no `upstream_error`; 5xx failures read as api_error there.
-const messagesTypes: Record<string, string> = { upstream_error: 'api_error' };
-
 /** Renders an error in the route's envelope style (SPEC 2.5 default, 2.6 messages). */
 export function renderError(error: GatewayError, style: EnvelopeStyle): RenderedError {
   const headers = { ...(error.headers ?? {}) };
   if (style === 'messages') {
+    // Anthropic's SDK picks its error class by status and knows only Anthropic's types.
+    const surface = toMessagesError(error.status, error.type, error.code);
     return {
-      status: error.status,
+      status: surface.status,
       headers,
       body: {
         type: 'error',
         error: {
-          type: messagesTypes[error.type] ?? error.type,
+          type: surface.type,
           message: error.message,
           code: error.code,
           ...(error.details ? { details: error.details } : {}),

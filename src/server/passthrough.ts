@@ -3,11 +3,13 @@ import type { CallMeter } from '../billing/call-meter.js';
 import { COST_HEADER, frameMayCarryUsage, injectCostIntoBody, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
 import { formatUsd } from '../billing/usd.js';
 import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
-import type { Conversation } from '../codecs/internal.js';
+import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import { errors, isGatewayError } from '../errors/gateway-error.js';
+import { classifyStreamContentType, mapBodyReadError } from '../errors/stream-response.js';
+import { redactSecrets } from '../errors/redact.js';
+import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
-import { mapTransportError } from '../upstream/http-client.js';
 import { readSseBatches } from '../upstream/sse.js';
 import { stripGatewayFields } from './resolve-model.js';
 import { openSse, writeFrames } from './sse-response.js';
@@ -39,7 +41,7 @@ export async function passthroughJson(ctx: ParameterizedContext<AppState>, diale
   try {
     body = await res.body.json();
   } catch (e) {
-    throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
   }
   ctx.set(headers);
   if (meter) {
@@ -73,7 +75,15 @@ export async function passthroughStream(
   meter?: CallMeter,
 ): Promise<void> {
   const upstream = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
+  const notSse = classifyStreamContentType(call.providerName, upstream.headers);
+  if (notSse) {
+    upstream.body.on('error', () => undefined).destroy(); // nobody reads it: a late error must not go uncaught
+    throw notSse;
+  }
   const decoder = dialect.createStreamDecoder(request);
+  // Writes a failure in the client's format; it sees the stream's start (only) so it never
+  // re-opens a stream the upstream already opened (Responses: no second response.created).
+  const failEncoder = surface.createStreamEncoder(request);
   const res = ctx.res;
   ctx.respond = false;
   openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId, ...(meter ? { trailer: COST_HEADER } : {}) });
@@ -101,6 +111,13 @@ export async function passthroughStream(
       if (res.destroyed) break;
       for (const frame of batch) {
         const events = decoder.decode(frame);
+        // A frame the gateway found malformed is not forwarded: the client gets its own error event.
+        const detected = events.find((e) => e.type === 'error' && e.detected);
+        if (detected) throw errorFromStreamEvent(detected as Extract<StreamEvent, { type: 'error' }>);
+        const start = events.find((e) => e.type === 'start');
+        if (start) failEncoder.encode(start);
+        // The provider's own in-band error goes out as it came, minus any credential it quotes.
+        if (events.some((e) => e.type === 'error')) frame.data = redactSecrets(frame.data);
         if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
         // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
         // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
@@ -123,14 +140,18 @@ export async function passthroughStream(
       }
       await flush();
     }
-    if (meter) for (const e of decoder.end()) { meter.observe(e); if (e.type === 'usage') costed = true; }
+    const ended = res.destroyed ? [] : decoder.end();
+    if (meter) for (const e of ended) { meter.observe(e); if (e.type === 'usage') costed = true; }
+    // The stream-end rule: a stream cut before its terminal event ends in the client's error event.
+    const cut = ended.find((e) => e.type === 'error');
+    if (cut) throw errorFromStreamEvent(cut as Extract<StreamEvent, { type: 'error' }>);
     await close();
   } catch (e) {
     if (!call.signal.aborted) {
-      const err = mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+      const err = mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
       const ge = isGatewayError(err) ? err : errors.upstreamUnreachable(call.providerName);
       release([]);
-      outgoing.push(...surface.createStreamEncoder(request).fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
+      outgoing.push(...failEncoder.fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
       await flush();
     }
     await close();

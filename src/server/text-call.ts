@@ -9,7 +9,8 @@ import type { SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import { dialects } from '../compile/registry.js';
-import { GatewayError, errors, isGatewayError } from '../errors/gateway-error.js';
+import { errors, isGatewayError, type GatewayError } from '../errors/gateway-error.js';
+import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
 import { passthroughJson, passthroughStream } from './passthrough.js';
 import { openSse, writeFrames } from './sse-response.js';
@@ -115,7 +116,7 @@ export async function streamTranslated(
     }
   } catch (e) {
     if (!ctx.state.gw.abort.signal.aborted) {
-      const err = isGatewayError(e) ? e : errors.upstreamUnreachable(ctx.state.gw.route.spec.operation);
+      const err = isGatewayError(e) ? e : errors.internal();
       await writeFrames(res, encoder.fail({ status: err.status, type: err.type, code: err.code, message: err.message }));
     }
     await iterator.return?.();
@@ -126,5 +127,5 @@ export async function streamTranslated(
 }
 
 function fromEvent(ev: Extract<StreamEvent, { type: 'error' }>): GatewayError {
-  return new GatewayError(ev.status, ev.errorType, ev.code ?? null, ev.message);
+  return errorFromStreamEvent(ev);
 }

@@ -2,8 +2,9 @@ import type { DialectCodec, DialectRequest, DialectTarget } from '../codecs/code
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
+import { classifyStreamContentType, mapBodyReadError } from '../errors/stream-response.js';
 import type { OperationCall, TextBackend } from '../providers/types.js';
-import { mapTransportError, readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
+import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
 import { readSse } from './sse.js';
 
 /** What a dialect is told about the model it encodes for. */
@@ -53,20 +54,25 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       try {
         body = await res.body.json();
       } catch (e) {
-        throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+        throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
       }
       return dialect.decodeResponse(body, request);
     },
     async *stream(request: Conversation, call: OperationCall): AsyncIterable<StreamEvent> {
       const req = dialect.encodeRequest({ ...request, stream: true }, targetOf(call));
       const res = await sendDialectRequest(dialect, req, call);
+      const notSse = classifyStreamContentType(call.providerName, res.headers);
+      if (notSse) {
+        res.body.on('error', () => undefined).destroy(); // nobody reads it: a late error must not go uncaught
+        throw notSse;
+      }
       const decoder = dialect.createStreamDecoder(request);
       try {
         for await (const frame of readSse(res.body)) {
           for (const ev of decoder.decode(frame)) yield ev;
         }
       } catch (e) {
-        throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+        throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
       } finally {
         if (!res.body.destroyed) res.body.destroy();
       }

@@ -63,45 +63,6 @@ export async function readBody(res: UpstreamResponse): Promise<unknown> {
   }
 }
 
-const statusTypes: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-  409: 'conflict_error', 413: 'invalid_request_error', 422: 'invalid_request_error', 429: 'rate_limit_error',
-};
-
-/**
- * An upstream error answer as a GatewayError: 4xx (429 included) keep their status, 5xx
- * become 502; Retry-After is forwarded. The provider's message is kept; its key never is.
- */
-export function upstreamFailure(
-  provider: string,
-  status: number,
-  headers: UpstreamResponse['headers'],
-  decoded: { message: string; type?: string; code?: string | null },
-): GatewayError {
-  const clientStatus = status >= 400 && status < 500 ? status : 502;
-  const retryAfter = firstHeader(headers['retry-after']);
-  const type = statusTypes[clientStatus] ?? (clientStatus >= 400 && clientStatus < 500 ? 'invalid_request_error' : 'upstream_error');
-  const code = decoded.code ?? (clientStatus === 502 ? 'upstream_error' : `upstream_${status}`);
-  return new GatewayError(
-    clientStatus,
-    type,
-    code,
-    `Provider '${provider}' answered ${status}: ${redactSecrets(decoded.message)}`,
-    { provider, upstream_status: status, ...(decoded.type ? { upstream_type: decoded.type } : {}) },
-    retryAfter ? { 'Retry-After': retryAfter } : undefined,
-  );
-}
-
-/** First value of a possibly repeated header. */
-export function firstHeader(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
-}
-
-// Provider messages sometimes quote the key they were sent (OpenAI: "Incorrect API key
-// provided: sk-proj-****abcd"); nothing that looks like a credential reaches a client.
-const CREDENTIAL = /\b(?:sk|pk|rk|ek|gsk|xai)[-_][-_A-Za-z0-9*]{4,}|\bAIza[-_A-Za-z0-9]{10,}|\bBearer\s+\S+/g;
-
-/** Replaces anything that looks like an API key or bearer token with `[redacted]`. */
-export function redactSecrets(text: string): string {
-  return text.replace(CREDENTIAL, '[redacted]');
-}
+// Moved to src/errors/ (one catalog, one mapping table); re-exported for existing importers.
+export { upstreamFailure, firstHeader } from '../errors/upstream-failure.js';
+export { redactSecrets } from '../errors/redact.js';

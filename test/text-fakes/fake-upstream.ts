@@ -31,8 +31,16 @@ export interface FakeReply {
   fixture?: string;
   /** Rewrites each JSON body / each SSE data object before it is sent (unknown fields ...). */
   transformData?: (data: Record<string, unknown>) => Record<string, unknown>;
-  /** Answer with an error in the provider's own format. */
-  error?: { status: number; message?: string; retryAfter?: string };
+  /** Answer with an error in the provider's own format (`body`: this exact body instead). */
+  error?: { status: number; message?: string; retryAfter?: string; body?: unknown };
+  /** Streams: send this many events, then end the response cleanly, without a terminal event. */
+  cutAfterEvents?: number;
+  /** Streams: send this many events, then a frame whose data is not JSON, then the rest. */
+  malformedAfterEvents?: number;
+  /** Answer 200 with this body and content type instead of the fixture (JSON or event stream). */
+  rawAnswer?: { contentType: string; body: string };
+  /** Streams: send this many events, then reset the connection. */
+  resetAfterEvents?: number;
   /** Streams: after the first event, wait for this before sending the rest. */
   holdAfterFirstEvent?: Promise<unknown>;
   /** Streams: send this many events, then the provider's in-band error event, then end. */
@@ -141,7 +149,12 @@ export class FakeUpstream {
     if (reply.hang) return; // never answer; `res.on('close')` records the client's disconnect
     if (reply.error) {
       if (reply.error.retryAfter !== undefined) headers['retry-after'] = reply.error.retryAfter;
-      return sendJson(res, reply.error.status, this.behavior.errorBody(reply.error.status, reply.error.message ?? 'Upstream failure.'), headers);
+      return sendJson(res, reply.error.status, reply.error.body ?? this.behavior.errorBody(reply.error.status, reply.error.message ?? 'Upstream failure.'), headers);
+    }
+    if (reply.rawAnswer) {
+      res.writeHead(200, { ...headers, 'content-type': reply.rawAnswer.contentType });
+      res.end(reply.rawAnswer.body);
+      return;
     }
     const fixture = reply.fixture ?? 'text';
     if (!record.stream) {
@@ -166,6 +179,12 @@ export class FakeUpstream {
         return;
       }
       if (reply.stallAfterEvents !== undefined && i === reply.stallAfterEvents) return;
+      if (reply.cutAfterEvents !== undefined && i === reply.cutAfterEvents) break;
+      if (reply.resetAfterEvents !== undefined && i === reply.resetAfterEvents) {
+        res.socket?.resetAndDestroy();
+        return;
+      }
+      if (reply.malformedAfterEvents !== undefined && i === reply.malformedAfterEvents) res.write(`${/^event: (\S+)/m.exec(events[i]!)?.[0] ?? ''}\ndata: {"truncated": \n\n`.replace(/^\n/, ''));
       res.write(transformEvent(events[i]!, reply.transformData));
       if (i === 0 && reply.holdAfterFirstEvent) await reply.holdAfterFirstEvent;
       if (reply.eventDelayMs) await new Promise((r) => setTimeout(r, reply.eventDelayMs));

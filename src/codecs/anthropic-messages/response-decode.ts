@@ -10,9 +10,11 @@ import { generateId, nowSeconds } from '../shared/ids.js';
 import { isRecord, readString } from '../shared/json.js';
 import { readResponseBlock } from './content-blocks.js';
 import { readAnthropicUsage } from './usage.js';
+import { throwIfErrorAnswer } from '../shared/error-body.js';
 
 /** Decodes an upstream message; throws GatewayError 502 when the body is not one. */
 export function decodeMessagesResponse(body: unknown, request: Conversation): InternalResponse {
+  throwIfErrorAnswer(body);
   if (!isRecord(body) || !Array.isArray(body.content)) {
     throw new GatewayError(502, 'upstream_error', 'invalid_upstream_response', 'The provider returned a body that is not a message.');
   }

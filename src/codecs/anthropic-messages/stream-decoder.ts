@@ -8,13 +8,18 @@
  *   their deltas; citations_delta is dropped;
  * - `event: error` is an in-band failure; ping and unknown events are ignored.
  * The event type is read from the data's `type` (equal to the `event:` line by the API's rule).
+ * Stream-end rule: the terminal event is `message_stop`; a stream that ends without it, or an
+ * event whose data is not JSON, ends with an internal error event (after the usage, when a
+ * message_delta already carried it, so what was delivered is billed).
  */
 import type { SseFrame, StreamDecoder } from '../codec.js';
 import type { Conversation, FinishReason, StreamEvent, Usage } from '../internal.js';
+import { upstreamStreamError } from '../../errors/upstream-failure.js';
 import { statusForErrorType } from '../shared/error-body.js';
 import { readAnthropicStopReason } from '../shared/finish-reasons.js';
 import { generateId, nowSeconds } from '../shared/ids.js';
-import { isRecord, parseJson, readNumber, readString } from '../shared/json.js';
+import { isRecord, readNumber, readString } from '../shared/json.js';
+import { readFrameObject, truncatedStreamError } from '../shared/stream-end.js';
 import { readAnthropicUsage } from './usage.js';
 
 /** Per-request decoder of an upstream messages stream. */
@@ -32,8 +37,13 @@ export class MessagesStreamDecoder implements StreamDecoder {
 
   decode(frame: SseFrame): StreamEvent[] {
     if (this.failed || this.stopped) return [];
-    const data = parseJson(frame.data);
-    if (!isRecord(data)) return [];
+    const read = readFrameObject(frame);
+    if (read === undefined) return [];
+    if (read.error) {
+      this.failed = true;
+      return [read.error];
+    }
+    const data = read.data;
     switch (data.type ?? frame.event) {
       case 'message_start': return this.start(data.message);
       case 'content_block_start': return this.blockStart(data);
@@ -53,12 +63,10 @@ export class MessagesStreamDecoder implements StreamDecoder {
 
   end(): StreamEvent[] {
     if (this.failed || this.stopped) return [];
-    if (!this.finished) {
-      // No message_delta with a stop reason: the upstream cut the stream short.
-      this.failed = true;
-      return [{ type: 'error', status: 502, errorType: 'upstream_error', code: 'upstream_stream_truncated', message: 'The provider ended the stream before the answer was complete.' }];
-    }
-    return this.complete();
+    this.failed = true;
+    // Cut after the stop reason: the usage is known (billed), yet the stream never ended.
+    const usage: StreamEvent[] = this.finished && this.usage ? [{ type: 'usage', usage: this.usage }] : [];
+    return [...usage, truncatedStreamError('message_stop')];
   }
 
   private start(message: unknown): StreamEvent[] {
@@ -165,6 +173,7 @@ export class MessagesStreamDecoder implements StreamDecoder {
     this.failed = true;
     const error = isRecord(raw) ? raw : {};
     const errorType = readString(error.type) ?? 'api_error';
-    return [{ type: 'error', status: statusForErrorType(errorType), errorType, code: null, message: readString(error.message) ?? 'The provider reported an error mid-stream.' }];
+    // Anthropic's in-band errors carry no status: the type implies it (overloaded_error = 529).
+    return [upstreamStreamError(statusForErrorType(errorType), { type: errorType, message: readString(error.message) ?? 'The provider reported an error mid-stream.' })];
   }
 }

@@ -15,6 +15,7 @@ import type { BlockDelta, BlockStart, Conversation, FinishReason, StreamEvent, U
 import { writeAnthropicStopReason } from '../shared/finish-reasons.js';
 import { generateId, withIdPrefix } from '../shared/ids.js';
 import { writeAnthropicUsage } from './usage.js';
+import { toMessagesError } from '../../errors/surface-types.js';
 
 interface PendingBlock { start: BlockStart; deltas: BlockDelta[]; stopped: boolean }
 
@@ -81,7 +82,9 @@ export class MessagesStreamEncoder implements StreamEncoder {
   fail(error: CodecError): SseFrame[] {
     if (this.failed) return [];
     this.failed = true;
-    return [frame('error', { type: 'error', error: { type: error.type, message: error.message } })];
+    // Anthropic's SDK throws APIError with the event's error.type: it must be one of Anthropic's
+    // types (overloaded_error, api_error, rate_limit_error ...), never a gateway-only one.
+    return [frame('error', { type: 'error', error: { type: toMessagesError(error.status, error.type, error.code).type, message: error.message } })];
   }
 
   private open(start: Extract<StreamEvent, { type: 'start' }> | undefined): SseFrame[] {

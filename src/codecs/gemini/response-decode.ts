@@ -2,12 +2,14 @@ import type { Conversation, FinishReason, InternalResponse, Part, Usage } from '
 import { makeRandomSuffix } from '../openai-responses/ids.js';
 import { asArray, readNumber, asObject, readString, type JsonObject } from '../shared/json.js';
 import { makeSyntheticCallId } from './tool-ids.js';
+import { throwIfErrorAnswer } from '../shared/error-body.js';
 
 /**
  * Gemini GenerateContentResponse -> internal answer (https://ai.google.dev/api/generate-content#generatecontentresponse).
  * Only the first candidate is read (the gateway never asks for more).
  */
 export function decodeGeminiResponse(body: unknown, request: Conversation): InternalResponse {
+  throwIfErrorAnswer(body);
   const response = asObject(body);
   const id = readString(response.responseId) ?? `gemini_${makeRandomSuffix()}`;
   const candidate = asObject(asArray(response.candidates)[0]);

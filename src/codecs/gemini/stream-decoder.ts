@@ -1,7 +1,9 @@
 import type { SseFrame, StreamDecoder } from '../codec.js';
 import type { Conversation, FinishReason, StreamEvent, Usage } from '../internal.js';
 import { makeRandomSuffix } from '../openai-responses/ids.js';
+import { upstreamStreamError } from '../../errors/upstream-failure.js';
 import { asArray, asObject, readString, isRecord, parseJson, type JsonObject } from '../shared/json.js';
+import { malformedFrameError, truncatedStreamError } from '../shared/stream-end.js';
 import { decodeGoogleErrorObject } from './error-decode.js';
 import { decodeBlockedPrompt, decodeCandidateParts, decodeFinishReason, decodeGeminiUsage, readCreated } from './response-decode.js';
 
@@ -11,6 +13,9 @@ import { decodeBlockedPrompt, decodeCandidateParts, decodeFinishReason, decodeGe
  * text / thinking block, and a functionCall arrives whole (block_start with its signature, one
  * arguments delta, block_stop). The last chunk carries finishReason and the final usageMetadata;
  * the stream just ends (no [DONE]). A `{error:{...}}` chunk is an in-band failure.
+ * Stream-end rule: the terminal event is the chunk whose candidate carries a finishReason (or a
+ * promptFeedback.blockReason); a stream that ends without it, or a chunk that is not JSON, ends
+ * with an internal error event.
  */
 export class GeminiStreamDecoder implements StreamDecoder {
   private started = false;
@@ -26,14 +31,18 @@ export class GeminiStreamDecoder implements StreamDecoder {
 
   decode(frame: SseFrame): StreamEvent[] {
     if (this.ended) return [];
+    if (frame.data.trim() === '') return [];
     const chunk = parseJson(frame.data);
     // Without alt=sse Gemini would stream one JSON array; tolerate a chunk wrapped in an array.
     const data = Array.isArray(chunk) ? chunk[0] : chunk;
-    if (!isRecord(data)) return [];
+    if (!isRecord(data)) {
+      this.ended = true;
+      return [malformedFrameError(frame)];
+    }
     if (isRecord(data.error)) {
       this.ended = true;
-      const error = decodeGoogleErrorObject(data.error);
-      return [{ type: 'error', status: error.status, errorType: error.type ?? 'upstream_error', code: error.code ?? null, message: error.message }];
+      const { status, ...info } = decodeGoogleErrorObject(data.error);
+      return [upstreamStreamError(status, info)];
     }
     const out: StreamEvent[] = [];
     this.start(data, out);
@@ -60,12 +69,10 @@ export class GeminiStreamDecoder implements StreamDecoder {
   }
 
   end(): StreamEvent[] {
-    if (this.ended || !this.started) return [];
+    if (this.ended) return [];
     this.ended = true;
-    const out: StreamEvent[] = [];
-    if (!this.finishSent) this.finish(this.calls > 0 ? 'tool_calls' : 'stop', out);
-    out.push({ type: 'usage', usage: this.usage ?? { inputTokens: 0, outputTokens: 0 } });
-    return out;
+    if (!this.finishSent) return [truncatedStreamError('a candidate with a finishReason')];
+    return [{ type: 'usage', usage: this.usage ?? { inputTokens: 0, outputTokens: 0 } }];
   }
 
   private start(data: JsonObject, out: StreamEvent[]): void {

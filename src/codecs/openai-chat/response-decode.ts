@@ -10,9 +10,11 @@ import { nowSeconds, generateId } from '../shared/ids.js';
 import { isRecord, readNumber, readString } from '../shared/json.js';
 import { readThinkingFields } from './reasoning-fields.js';
 import { readChatUsage } from './usage.js';
+import { throwIfErrorAnswer } from '../shared/error-body.js';
 
 /** Decodes an upstream chat completion; throws GatewayError 502 when it is not one. */
 export function decodeChatResponse(body: unknown, request: Conversation): InternalResponse {
+  throwIfErrorAnswer(body);
   if (!isRecord(body) || !Array.isArray(body.choices)) {
     throw new GatewayError(502, 'upstream_error', 'invalid_upstream_response', 'The provider returned a body that is not a chat completion.');
   }

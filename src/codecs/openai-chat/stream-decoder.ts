@@ -8,13 +8,18 @@
  * - usage arrives on a final `choices: []` chunk (we always send include_usage) or, with some
  *   compatible servers, on the finish chunk; it is emitted after `finish`;
  * - `data: {"error":{...}}` is an in-band error; `data: [DONE]` ends the stream.
+ * Stream-end rule: the terminal event is `[DONE]` (or, for servers that omit it, a finish_reason
+ * followed by the usage chunk); a stream that ends without it, or a frame that is not JSON, ends
+ * with an internal error event.
  */
 import type { SseFrame, StreamDecoder } from '../codec.js';
 import type { Conversation, StreamEvent, Usage } from '../internal.js';
+import { upstreamStreamError } from '../../errors/upstream-failure.js';
 import { statusForErrorType } from '../shared/error-body.js';
 import { readOpenAiFinishReason } from '../shared/finish-reasons.js';
 import { generateId, nowSeconds } from '../shared/ids.js';
-import { isRecord, parseJson, readNumber, readString } from '../shared/json.js';
+import { isRecord, readNumber, readString } from '../shared/json.js';
+import { readFrameObject, truncatedStreamError } from '../shared/stream-end.js';
 import { readChatUsage } from './usage.js';
 
 /** Per-request decoder of an upstream chat completions stream. */
@@ -41,8 +46,10 @@ export class ChatStreamDecoder implements StreamDecoder {
       this.done = true;
       return this.complete();
     }
-    const chunk = parseJson(data);
-    if (!isRecord(chunk)) return [];
+    const read = readFrameObject(frame);
+    if (read === undefined) return [];
+    if (read.error) return this.fail(read.error);
+    const chunk = read.data;
     if (chunk.error !== undefined) return this.error(chunk.error);
 
     const events: StreamEvent[] = [];
@@ -76,12 +83,14 @@ export class ChatStreamDecoder implements StreamDecoder {
 
   end(): StreamEvent[] {
     if (this.failed || this.done) return [];
-    if (!this.finished) {
-      // Neither a finish_reason nor [DONE]: the upstream cut the stream short.
-      this.failed = true;
-      return [{ type: 'error', status: 502, errorType: 'upstream_error', code: 'upstream_stream_truncated', message: 'The provider ended the stream before the answer was complete.' }];
-    }
-    return this.complete();
+    // Without [DONE], only a finish_reason plus the usage chunk (always asked for) is a whole answer.
+    if (this.finished && this.usage) return this.complete();
+    return this.fail(truncatedStreamError(this.finished ? 'the usage chunk or [DONE]' : 'a finish_reason and [DONE]'));
+  }
+
+  private fail(error: Extract<StreamEvent, { type: 'error' }>): StreamEvent[] {
+    this.failed = true;
+    return [error];
   }
 
   /** [DONE] or end after a finish: close what is open, then finish and usage if still pending. */
@@ -165,16 +174,13 @@ export class ChatStreamDecoder implements StreamDecoder {
   }
 
   private error(raw: unknown): StreamEvent[] {
-    this.failed = true;
     const error = isRecord(raw) ? raw : {};
-    const errorType = readString(error.type) ?? 'upstream_error';
+    const errorType = readString(error.type);
     const code = error.code;
-    return [{
-      type: 'error',
-      status: readNumber(error.status) ?? statusForErrorType(errorType),
-      errorType,
-      code: typeof code === 'string' ? code : typeof code === 'number' ? String(code) : null,
+    return this.fail(upstreamStreamError(readNumber(error.status) ?? statusForErrorType(errorType), {
       message: readString(error.message) ?? (typeof raw === 'string' ? raw : 'The provider reported an error mid-stream.'),
-    }];
+      ...(errorType ? { type: errorType } : {}),
+      code: typeof code === 'string' ? code : typeof code === 'number' ? String(code) : null,
+    }));
   }
 }

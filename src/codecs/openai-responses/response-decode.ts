@@ -2,6 +2,7 @@ import type { Conversation, FinishReason, InternalResponse, Part, Usage } from '
 import { makeRandomSuffix } from './ids.js';
 import { decodeReasoningItem } from './input-decode.js';
 import { asArray, readNumber, asObject, readString, type JsonObject } from '../shared/json.js';
+import { throwIfErrorAnswer } from '../shared/error-body.js';
 
 /**
  * Upstream Responses object -> internal answer
@@ -9,6 +10,7 @@ import { asArray, readNumber, asObject, readString, type JsonObject } from '../s
  * thinking parts (summaries) plus a redacted_thinking part (id + encrypted content).
  */
 export function decodeResponsesDialectResponse(body: unknown, request: Conversation): InternalResponse {
+  throwIfErrorAnswer(body);
   const response = asObject(body);
   const content: Part[] = [];
   let refused = false;

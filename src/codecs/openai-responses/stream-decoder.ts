@@ -1,7 +1,9 @@
 import type { SseFrame, StreamDecoder } from '../codec.js';
 import type { BlockDelta, BlockStart, Conversation, StreamEvent } from '../internal.js';
 import { makeRandomSuffix } from './ids.js';
-import { asArray, readNumber, asObject, readString, isRecord, parseJson, type JsonObject } from '../shared/json.js';
+import { upstreamStreamError } from '../../errors/upstream-failure.js';
+import { asArray, readNumber, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
+import { readFrameObject, truncatedStreamError } from '../shared/stream-end.js';
 import { packReasoningData } from './reasoning-data.js';
 import { decodeFinishReason, decodeResponsesUsage } from './response-decode.js';
 
@@ -19,6 +21,9 @@ interface Block {
  * reasoning summary parts and reasoning_text parts each become one block; a reasoning item's
  * encrypted content (known at output_item.done) becomes a redacted_thinking block. The terminal
  * response.completed / .incomplete carries the finish reason and the usage.
+ * Stream-end rule: the terminal event is response.completed / .incomplete / .failed (or an
+ * `error` event); a stream that ends without one, or an event that is not JSON, ends with an
+ * internal error event.
  */
 export class ResponsesStreamDecoder implements StreamDecoder {
   private started = false;
@@ -33,8 +38,13 @@ export class ResponsesStreamDecoder implements StreamDecoder {
 
   decode(frame: SseFrame): StreamEvent[] {
     if (this.finished) return [];
-    const data = parseJson(frame.data);
-    if (!isRecord(data)) return [];
+    const read = readFrameObject(frame);
+    if (read === undefined) return [];
+    if (read.error) {
+      this.finished = true;
+      return [read.error];
+    }
+    const data = read.data;
     if (isRecord(data.error) && data.type === undefined) return this.fail(data.error);
     const type = readString(data.type) ?? frame.event ?? '';
     const out: StreamEvent[] = [];
@@ -100,11 +110,9 @@ export class ResponsesStreamDecoder implements StreamDecoder {
   }
 
   end(): StreamEvent[] {
-    if (this.finished || !this.started) return [];
-    // Cut off before a terminal event: close what is open so the block grammar stays valid.
-    const out: StreamEvent[] = [];
-    this.closeAll(undefined, out);
-    return out;
+    if (this.finished) return [];
+    this.finished = true;
+    return [truncatedStreamError('response.completed, response.incomplete or response.failed')];
   }
 
   private start(response: JsonObject, out: StreamEvent[]): void {
@@ -199,7 +207,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
     this.finished = true;
     if (response.status === 'failed') {
       const error = asObject(response.error);
-      out.push({ type: 'error', status: 502, errorType: 'upstream_error', code: readString(error.code) ?? null, message: readString(error.message) ?? 'The upstream response failed.' });
+      out.push(upstreamStreamError(502, { code: readString(error.code) ?? null, message: readString(error.message) ?? 'The upstream response failed.' }));
       return;
     }
     const hasToolCalls = this.sawToolCall || asArray(response.output).some((i) => asObject(i).type === 'function_call');
@@ -209,8 +217,7 @@ export class ResponsesStreamDecoder implements StreamDecoder {
 
   private fail(error: JsonObject): StreamEvent[] {
     this.finished = true;
-    const code = readString(error.code) ?? readString(error.type) ?? null;
-    const status = code === 'rate_limit_exceeded' ? 429 : 502;
-    return [{ type: 'error', status, errorType: status === 429 ? 'rate_limit_error' : 'upstream_error', code, message: readString(error.message) ?? 'The upstream stream failed.' }];
+    const type = readString(error.type);
+    return [upstreamStreamError(readNumber(error.status) ?? 502, { ...(type ? { type } : {}), code: readString(error.code) ?? null, message: readString(error.message) ?? 'The upstream stream failed.' })];
   }
 }

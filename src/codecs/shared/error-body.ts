@@ -1,7 +1,9 @@
 import { isRecord, parseJson, readString } from './json.js';
 
-/** What a dialect extracts from an upstream error body. */
-export interface UpstreamErrorInfo { message: string; type?: string; code?: string | null }
+import { errorFromStreamEvent, upstreamStreamError, type UpstreamErrorInfo } from '../../errors/upstream-failure.js';
+
+/** What a dialect extracts from an upstream error body (defined beside the table that classifies it). */
+export type { UpstreamErrorInfo } from '../../errors/upstream-failure.js';
 
 const MAX_MESSAGE_CHARS = 1000;
 
@@ -90,4 +92,26 @@ const STATUS_BY_TYPE: Record<string, number> = {
  */
 export function statusForErrorType(type: string | undefined): number {
   return (type && STATUS_BY_TYPE[type]) || 502;
+}
+
+/**
+ * Throws when a 2xx answer is in fact an error (`{error:{...}}` in place of the answer, as some
+ * OpenAI-compatible servers and proxies send, or a Responses object with status `failed`): the
+ * error is classified by the same table as an HTTP error (src/errors/upstream-failure.ts), so a
+ * rate limit stays a 429 and an overload an overload, instead of "not a chat completion".
+ */
+export function throwIfErrorAnswer(body: unknown): void {
+  if (!isRecord(body)) return;
+  const error = isRecord(body.error) ? body.error : undefined;
+  // An answer that also carries its normal fields is an answer (Responses objects have `error: null`).
+  if (!error || body.choices !== undefined || body.content !== undefined || body.candidates !== undefined || (body.output !== undefined && body.status !== 'failed')) return;
+  const type = readString(error.type) ?? readString(error.status);
+  const numeric = typeof error.code === 'number' && error.code >= 400 && error.code < 600 ? error.code : undefined;
+  const code = typeof error.code === 'string' ? error.code : null;
+  const status = numeric ?? readNumberStatus(error.status) ?? statusForErrorType(type);
+  throw errorFromStreamEvent(upstreamStreamError(status, { message: readString(error.message) ?? 'The provider answered with an error.', ...(type ? { type } : {}), code }));
+}
+
+function readNumberStatus(value: unknown): number | undefined {
+  return typeof value === 'number' && value >= 400 && value < 600 ? value : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
-import { GatewayError, errors } from '../../errors/gateway-error.js';
+import { GatewayError, errors, gatewayError } from '../../errors/gateway-error.js';
 import { renderError, type EnvelopeStyle } from '../envelope.js';
 
 /**
@@ -40,7 +40,7 @@ function toGatewayError(e: unknown): GatewayError {
   if (status === 400 && (err.type === 'entity.parse.failed' || /JSON|Unexpected|invalid/i.test(err.message ?? ''))) {
     return errors.malformedJson(sanitize(err.message ?? 'parse error'));
   }
-  if (status === 415) return errors.invalidRequest('Unsupported content type.', 'unsupported_media_type');
+  if (status === 415) return gatewayError('unsupported_media_type', 'Unsupported content type or charset; send UTF-8 JSON.');
   if (status && status >= 400 && status < 500) return errors.invalidRequest(sanitize(err.message ?? 'Bad request.'));
   return errors.internal();
 }

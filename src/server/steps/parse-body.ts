@@ -5,6 +5,7 @@ import { errors } from '../../errors/gateway-error.js';
 import { uploadRootOf } from '../../store/upload-root.js';
 import type { AppState } from '../state.js';
 import { parseMultipart } from './parse-multipart.js';
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 
 /**
  * Builds the body step of one route at startup: koa-body for JSON (and multipart where the
@@ -43,6 +44,7 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
       }
     }
     const body = (ctx.request as unknown as { body?: unknown }).body;
+    if (exceedsJsonDepth(body)) throw errors.nestingTooDeep(MAX_JSON_DEPTH);
     gw.body = (body && typeof body === 'object' && !Array.isArray(body) ? body : body === undefined ? {} : body) as Record<string, unknown>;
     await next();
   };

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
-import { errors } from '../../errors/gateway-error.js';
+import { errors, GatewayError } from '../../errors/gateway-error.js';
 
 /**
  * Reads a JSON request body: at most `limitBytes` (413 past it, counted as the bytes arrive,
@@ -31,7 +31,7 @@ function decoded(req: IncomingMessage): Readable {
     case 'gzip': case 'x-gzip': return req.pipe(createGunzip());
     case 'deflate': return req.pipe(createInflate());
     case 'br': return req.pipe(createBrotliDecompress());
-    default: throw errors.invalidRequest(`Unsupported Content-Encoding '${encoding}'.`, 'unsupported_media_type');
+    default: throw new GatewayError(415, 'invalid_request_error', 'unsupported_media_type', `Unsupported Content-Encoding '${encoding}': send identity, gzip, deflate or br.`);
   }
 }
 

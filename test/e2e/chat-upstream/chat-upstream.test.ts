@@ -227,12 +227,13 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
       expect(body.error.message).to.include('The server had an error');
     });
 
-    it('keeps the status of an error answered to a streamed request (before the stream starts)', async () => {
+    it('answers an error of a streamed request before the stream starts as a JSON envelope (the provider refusing its key is a 502)', async () => {
       fake.queue(answerError(401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' }));
       const res = await chat({ model: model.id, messages: [{ role: 'user', content: 'x' }], stream: true });
-      expect(res.status).to.equal(401);
+      expect(res.status).to.equal(502);
       expect(res.headers.get('content-type')).to.match(/^application\/json/);
-      const body = await res.json() as { error: { message: string } };
+      const body = await res.json() as { error: { message: string; code: string } };
+      expect(body.error.code).to.equal('upstream_auth_error');
       expect(body.error.message).to.include('Incorrect API key provided.');
     });
   });

@@ -1,6 +1,7 @@
 /**
  * Upstream failures reach the client in the route's own envelope whatever the provider's error
- * format: 4xx/429 keep their status (Retry-After forwarded), 5xx become 502; a failure after the
+ * format: 4xx/429 keep their status (Retry-After forwarded), the provider refusing the gateway's
+ * key and 5xx become 502, overload 503 (529 on messages); a failure after the
  * stream started becomes the surface's own error event, which the official SDKs surface.
  */
 import Anthropic from '@anthropic-ai/sdk';
@@ -55,9 +56,10 @@ const ERROR_CASES: Array<{ client: Client; dialect: string; upstreamStatus: numb
   { client: 'messages', dialect: 'gemini', upstreamStatus: 400, clientStatus: 400, why: 'google.rpc INVALID_ARGUMENT -> messages envelope' },
   { client: 'chat', dialect: 'openai-chat', upstreamStatus: 400, clientStatus: 400, why: 'same format, gateway envelope' },
   { client: 'messages', dialect: 'anthropic-messages', upstreamStatus: 429, retryAfter: '3', clientStatus: 429, why: 'same format, messages envelope' },
-  { client: 'responses', dialect: 'openai-responses', upstreamStatus: 401, clientStatus: 401, why: 'same format, provider refused the key' },
-  { client: 'chat', dialect: 'openai-responses', upstreamStatus: 503, clientStatus: 502, why: 'upstream 5xx -> 502' },
-  { client: 'messages', dialect: 'anthropic-messages', upstreamStatus: 529, clientStatus: 502, why: 'Anthropic overloaded (529) -> 502' },
+  { client: 'responses', dialect: 'openai-responses', upstreamStatus: 401, clientStatus: 502, why: 'same format, provider refused the gateway key: not the client\'s fault' },
+  { client: 'chat', dialect: 'openai-responses', upstreamStatus: 503, retryAfter: '2', clientStatus: 503, why: 'upstream 503 -> 503 overloaded' },
+  { client: 'chat', dialect: 'openai-responses', upstreamStatus: 500, clientStatus: 502, why: 'upstream 5xx -> 502' },
+  { client: 'messages', dialect: 'anthropic-messages', upstreamStatus: 529, clientStatus: 529, why: 'Anthropic overloaded (529) stays 529 on messages' },
   { client: 'responses', dialect: 'anthropic-messages', upstreamStatus: 500, clientStatus: 502, why: 'upstream 500 -> 502 in the default envelope' },
 ];
 
