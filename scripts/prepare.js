@@ -39,7 +39,8 @@ function build() {
     return 0;
   }
   const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
-  return result.status ?? 1;
+  if (result.status !== 0) return result.status ?? 1;
+  return spawnSync(process.execPath, [join(root, 'scripts', 'compile-schemas.js')], { cwd: root, stdio: 'inherit' }).status ?? 1;
 }
 
 if (process.env.npm_command === 'exec') process.exit(0);

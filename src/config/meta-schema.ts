@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -8,16 +10,35 @@ import { locate, type YamlSource } from './yaml-source.js';
 import { packageRoot } from '../paths.js';
 
 const compiled = new Map<string, ValidateFunction>();
+const requireCjs = createRequire(import.meta.url);
 
-/** A published meta-schema (schemas/<name>.schema.json), compiled once per process. */
+/**
+ * A published meta-schema (schemas/<name>.schema.json) as a validator, once per process: the
+ * standalone validator the build made from it (scripts/compile-schemas.js) while its sha256
+ * still matches the schema file, else compiled here.
+ */
 export function metaSchema(name: 'gateway' | 'route'): ValidateFunction {
   let v = compiled.get(name);
   if (!v) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
-    v = ajv.compile(JSON.parse(readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8')) as object);
+    const text = readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8');
+    v = loadPrecompiled(name, createHash('sha256').update(text).digest('hex'));
+    if (!v) {
+      const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
+      v = ajv.compile(JSON.parse(text) as object);
+    }
     compiled.set(name, v);
   }
   return v;
+}
+
+function loadPrecompiled(name: string, sha256: string): ValidateFunction | undefined {
+  try {
+    const mod = requireCjs(`./meta/${name}.cjs`) as ValidateFunction & { sha256?: string };
+    return mod.sha256 === sha256 ? mod : undefined;
+  } catch {
+    // Not built (running from src/ with tsx, or a build without the schema step).
+    return undefined;
+  }
 }
 
 /**

@@ -63,7 +63,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   const app = createApp(store, shared, logger, lifecycle);
   server.off('request', starting);
   server.on('request', app.koa.callback());
-  const wss = attachRealtime(server, store, shared);
+  const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
   lifecycle.markReady();
   const services = shared;
   return {
