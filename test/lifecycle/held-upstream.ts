@@ -11,6 +11,8 @@ export interface HeldUpstream {
   url: string;
   /** Streams currently held open. */
   readonly held: number;
+  /** Authorization headers received, in order. */
+  readonly authorizations: string[];
   /** Resolves when `n` streams are held. */
   waitHeld(n: number): Promise<void>;
   /** Finishes every held stream. */
@@ -25,7 +27,9 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null, usa
 export async function startHeldUpstream(): Promise<HeldUpstream> {
   const waiting: ServerResponse[] = [];
   const heldWatchers = new Set<() => void>();
+  const authorizations: string[] = [];
   const server: Server = createServer((req, res) => {
+    authorizations.push(req.headers.authorization ?? '');
     let raw = '';
     req.on('data', (b: Buffer) => { raw += b.toString('utf8'); });
     req.on('end', () => {
@@ -46,6 +50,7 @@ export async function startHeldUpstream(): Promise<HeldUpstream> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     get held() { return waiting.length; },
+    authorizations,
     waitHeld: (n) => new Promise<void>((resolve) => {
       const check = () => { if (waiting.length >= n) { heldWatchers.delete(check); resolve(); } };
       heldWatchers.add(check);

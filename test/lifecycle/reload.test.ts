@@ -114,6 +114,22 @@ describe('config reload (SIGHUP / gateway reload)', () => {
       expect(text.join('')).to.equal('first second');
     });
 
+    it('rotates a provider key read from <VAR>_FILE: replace the file, reload, the upstream gets the new key', async () => {
+      upstream = await startHeldUpstream();
+      const { dir, configPath } = projectWithRoutes(baseConfig({ port: 0 }));
+      writeFileSync(join(dir, 'openai-key'), 'sk-first\n');
+      const env = { GATEWAY_API_KEYS: KEY, OPENAI_API_KEY_FILE: join(dir, 'openai-key'), OPENAI_BASE_URL: upstream.url };
+      gw = await serveInProcess(configPath, env);
+      const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
+      const ask = () => client.chat.completions.create({ model: 'openai/slow-1', messages: [{ role: 'user', content: 'hi' }] });
+      await ask();
+      writeFileSync(join(dir, 'openai-key'), 'sk-second\n');
+      await ask();
+      expect(reloadGateway(configPath, gw, env).applied).to.equal(true);
+      await ask();
+      expect(upstream.authorizations).to.deep.equal(['Bearer sk-first', 'Bearer sk-first', 'Bearer sk-second']);
+    });
+
     it('keeps the generated key when no key is configured', async () => {
       const { configPath } = projectWithRoutes(baseConfig({ port: 0 }));
       gw = await serveInProcess(configPath, {});
