@@ -15,10 +15,12 @@ import type { SpendHold } from '../billing/spend-hold.js';
  * before anything else happens: a tampered or expired URL gets a plain 401 and no socket, and
  * no upstream connection is ever opened for it.
  */
-export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices): WebSocketServer {
+export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices, accepting: () => boolean = () => true): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // A draining gateway opens no new sessions (src/server/drain.ts).
+    if (!accepting()) return refuse(socket, 503, 'Service Unavailable');
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, 404, 'Not Found');
     const claims = verifier.verify(url.searchParams.get('token') ?? '');
@@ -51,10 +53,12 @@ async function realtimeHold(shared: SharedServices, store: RuntimeStore, owner: 
 }
 
 /** Answers a refused upgrade with the default error envelope (the one writer of error bodies). */
-function refuse(socket: Duplex, status: 401 | 404, text: string): void {
+function refuse(socket: Duplex, status: 401 | 404 | 503, text: string): void {
   const error = status === 401
     ? new GatewayError(401, 'authentication_error', 'invalid_session_token', 'Invalid or expired realtime session URL.')
-    : errors.notFound('Not found.');
+    : status === 503
+      ? new GatewayError(503, 'api_error', 'shutting_down', 'The gateway is shutting down; open the session again.')
+      : errors.notFound('Not found.');
   const body = JSON.stringify(renderError(error, 'default').body);
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

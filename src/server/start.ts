@@ -9,7 +9,7 @@ import { drainServer } from './drain.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
 import { createLogger } from './logger.js';
 import { attachRealtime } from './realtime-upgrade.js';
-import { createSharedServices } from './services.js';
+import { createSharedServices, type SharedServices } from './services.js';
 import { answerWhileStarting } from './starting.js';
 
 /** A running gateway. */
@@ -53,7 +53,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let shared;
+  let shared: SharedServices;
   try {
     shared = await createSharedServices(runtime, logger);
   } catch (e) {
@@ -67,9 +67,9 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   const app = createApp(store, shared, logger, lifecycle);
   server.off('request', starting);
   server.on('request', app.koa.callback());
-  const wss = attachRealtime(server, store, shared);
+  const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
   lifecycle.markReady();
-  const services = shared;
+  const services: SharedServices = shared;
   return {
     server,
     url,

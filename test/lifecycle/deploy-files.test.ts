@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -20,6 +22,19 @@ describe('production install files', () => {
 
     it('ships what start needs in the package', () => {
       for (const f of ['bin/', 'dist/src/', 'schemas/', 'routes/', 'gateway.yaml', 'scripts/prepare.js']) expect(pkg.files).to.include(f);
+    });
+  });
+
+  describe('precompiled meta-schemas (npm run build)', () => {
+    it('leaves standalone meta-schema validators matching schemas/ in dist (lint does not compile them)', async () => {
+      for (const name of ['gateway', 'route', 'mapping']) {
+        const text = readFileSync(join(root, 'schemas', `${name}.schema.json`), 'utf8');
+        const mod = createRequire(import.meta.url)(join(root, `dist/schemas/${name}.validate.cjs`)) as ((data: unknown) => boolean) & { schemaHash: string };
+        expect(mod.schemaHash).to.equal(createHash('sha256').update(text).digest('hex'));
+        expect(mod({ method: 'GET' })).to.equal(false);
+      }
+      const { metaSchema } = await import('../../src/config/meta-schema.js');
+      expect(metaSchema('route')).to.equal(createRequire(import.meta.url)(join(root, 'dist/schemas/route.validate.cjs')));
     });
   });
 

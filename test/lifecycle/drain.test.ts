@@ -85,7 +85,9 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
     expect(gw.output()).to.include('gateway stopped');
   });
 
-  it('ends a stream still open when the grace period is over with an error event in its format, then exits 0', async () => {
+  it('ends a stream still open when the grace period is over with an error event in its format, answers an unanswered call 503, then exits 0', async () => {
+    await upstream.close();
+    upstream = await startHeldUpstream({ holdJson: true });
     const port = await freePort();
     const dir = writeProject({ 'gateway.yaml': baseConfig({ port, graceS: 1 }) });
     gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.url });
@@ -98,7 +100,12 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
     const messagesText: string[] = [];
     messages.on('text', (t) => messagesText.push(t));
     const messagesDone = messages.done().then(() => undefined, (e: unknown) => e);
-    await upstream.waitHeld(2);
+    const plain = fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'openai/slow-1', messages: ask }),
+    });
+    await upstream.waitHeld(3);
 
     gw.child.kill('SIGTERM');
     const chatError = await chatDone;
@@ -109,6 +116,9 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
     expect(messagesError, 'the messages stream must end with an error event').to.be.instanceOf(Anthropic.APIError);
     expect(String((messagesError as Error).message)).to.match(/shutting down/);
     expect(messagesText.join('')).to.equal('first ');
+    const unanswered = await plain;
+    expect(unanswered.status).to.equal(503);
+    expect(((await unanswered.json()) as { error: { code: string } }).error.code).to.equal('shutting_down');
     expect(await gw.exited).to.equal(0);
     expect(gw.output()).to.include('grace period over');
   });

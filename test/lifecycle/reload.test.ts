@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import { parse, stringify } from 'yaml';
@@ -112,6 +114,49 @@ describe('config reload (SIGHUP / gateway reload)', () => {
       upstream.release();
       await done;
       expect(text.join('')).to.equal('first second');
+    });
+
+    it('applies fetch limits (limits.fetch) to media the gateway fetches', async () => {
+      const media = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(Buffer.alloc(4096, 1)); });
+      await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
+      const imageUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}/image.png`;
+      try {
+        const models = '  - id: sandbox/image-1\n    provider: sandbox\n    endpoints: [/v1/images/edits]\n';
+        const { configPath } = projectWithRoutes(baseConfig({ port: 0, models }));
+        const env = { GATEWAY_API_KEYS: KEY };
+        gw = await serveInProcess(configPath, env);
+        const edit = async () => {
+          const res = await fetch(`${gw!.url}/v1/images/edits`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ model: 'sandbox/image-1', prompt: 'a hat', image: imageUrl }),
+          });
+          return { status: res.status, code: ((await res.json()) as { error?: { code?: string } }).error?.code };
+        };
+        expect(await edit()).to.deep.equal({ status: 400, code: 'url_not_allowed' });
+        writeFileSync(configPath, readFileSync(configPath, 'utf8').replace('auth:\n', 'limits:\n  fetch: { allow_private: true, max_bytes: 1000, timeout_ms: 5000 }\nauth:\n'));
+        expect(reloadGateway(configPath, gw, env).applied).to.equal(true);
+        expect(await edit()).to.deep.equal({ status: 400, code: 'fetch_too_large' });
+      } finally {
+        media.closeAllConnections();
+        media.close();
+      }
+    });
+
+    it('rotates a provider key read from <VAR>_FILE: replace the file, reload, the upstream gets the new key', async () => {
+      upstream = await startHeldUpstream();
+      const { dir, configPath } = projectWithRoutes(baseConfig({ port: 0 }));
+      writeFileSync(join(dir, 'openai-key'), 'sk-first\n');
+      const env = { GATEWAY_API_KEYS: KEY, OPENAI_API_KEY_FILE: join(dir, 'openai-key'), OPENAI_BASE_URL: upstream.url };
+      gw = await serveInProcess(configPath, env);
+      const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
+      const ask = () => client.chat.completions.create({ model: 'openai/slow-1', messages: [{ role: 'user', content: 'hi' }] });
+      await ask();
+      writeFileSync(join(dir, 'openai-key'), 'sk-second\n');
+      await ask();
+      expect(reloadGateway(configPath, gw, env).applied).to.equal(true);
+      await ask();
+      expect(upstream.authorizations).to.deep.equal(['Bearer sk-first', 'Bearer sk-first', 'Bearer sk-second']);
     });
 
     it('keeps the generated key when no key is configured', async () => {
