@@ -101,14 +101,20 @@ export interface KeySpec {
 export interface GatewayConfig {
   /** Folder of route files relative to gateway.yaml (default `routes`). */
   routes?: string;
-  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean };
+  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean; trusted_proxies?: string[] | number };
   auth: { keys_env: string; keys: KeySpec[] };
   limits: {
     body_bytes: number;
     anonymous_discovery: { requests: number; window_seconds: number };
     fetch?: { allow_private: boolean; max_bytes: number; timeout_ms: number };
   };
-  store: { url: string; on_error: 'open' | 'closed' };
+  store: {
+    url: string;
+    on_error: 'open' | 'closed';
+    /** Instances sharing budgets during an outage (default: the live heartbeats). */
+    instances?: number;
+    tls?: { ca_file?: string };
+  };
   files: { dir: string; default_provider: string; max_bytes: number };
   realtime: { secret?: string; url_ttl_seconds: number };
   providers: Record<string, ProviderSpec>;

@@ -5,7 +5,11 @@ import type { FileRecord, FileStore, JobRecord, JobStore, OperationServices } fr
 import { createLocalFileStore, createMemoryRecordStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
+import { computeConfigHash } from '../fleet/config-hash.js';
+import { createFleet, type Fleet } from '../fleet/fleet.js';
+import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
 import { connectRedis } from '../store/redis-connection.js';
+import { storeKindOf } from '../store/redis-url.js';
 import { createStoreGuard } from '../store/redis-fallback.js';
 import { createRedisRateLimiter } from '../store/redis-rate-limiter.js';
 import { createRedisRecordStore } from '../store/redis-record-store.js';
@@ -24,6 +28,10 @@ export interface SharedServices {
   jobs: JobStore;
   fetchMedia: OperationServices['fetchMedia'];
   realtimeSecret: string;
+  /** Single-use ids (realtime URL nonces), shared by the fleet when the store is Redis. */
+  nonces: NonceStore;
+  /** This instance and its fleet: config hash, instance id, store health (for /readyz and `gateway status`). */
+  fleet: Fleet;
   /** Request lifecycle events (access log, metrics, traces and the ledger subscribe). */
   events: RequestEvents;
   close(): Promise<void>;
@@ -55,9 +63,12 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     fileRecords: createMemoryRecordStore<FileRecord>() as RecordStore<FileRecord>,
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
   };
-  if (!/^rediss?:\/\//.test(config.store.url)) {
+  const configHash = computeConfigHash(config);
+  if (storeKindOf(config.store.url) === 'memory') {
     return {
       ...base,
+      nonces: createMemoryNonceStore(),
+      fleet: createFleet({ configHash, storeKind: 'memory' }),
       limiter: memory.limiter,
       ledger: memory.ledger,
       files: createLocalFileStore(filesDir, memory.fileRecords),
@@ -65,23 +76,40 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       close: async () => undefined,
     };
   }
-  const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'));
+  const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {
     // One line per 10 s at most while Redis is down; never the URL (it may hold a password).
     if (Date.now() - lastWarn < 10_000) return;
     lastWarn = Date.now();
     logger.warn({ store: 'redis', on_error: config.store.on_error, err: { message: (e as Error)?.message } }, 'store unavailable');
-  });
+  }, conn);
   await conn.ready(STORE_CONNECT_WAIT_MS);
-  const limiter = createRedisRateLimiter(conn, guard, memory.limiter);
-  const ledger = createRedisSpendLedger(conn, guard, memory.ledger);
+  const fleet = createFleet({
+    conn, configHash, storeKind: conn.kind, configuredInstances: config.store.instances,
+    onMismatch: (other, own) => logger.warn({ fleet: { own_config_hash: own, other_config_hash: other.config_hash, other_instance: other.instance_id } }, 'another instance serves a different config'),
+  });
+  fleet.start();
+  const instances = () => fleet.instances();
+  const limiter = createRedisRateLimiter(conn, guard, memory.limiter, instances);
+  const ledger = createRedisSpendLedger(conn, guard, {
+    instances,
+    onJournalFlushed: (count) => logger.info({ store: 'redis', settlements: count }, 'store back: outage journal written back'),
+  });
   return {
     ...base,
+    nonces: createRedisNonceStore(conn, guard),
+    fleet,
     limiter,
     ledger,
     files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
-    close: () => conn.close(),
+    close: async () => {
+      await fleet.close();
+      // Give waiting settlements one last chance before the connection goes.
+      await ledger.journal.flush();
+      ledger.close();
+      await conn.close();
+    },
   };
 }

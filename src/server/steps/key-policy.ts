@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { budgetExhausted, keyRateLimited, modelNotAllowed } from '../../billing/billing-errors.js';
 import type { SpendHold } from '../../billing/spend-hold.js';
@@ -49,12 +50,16 @@ export function allowsModel(patterns: readonly RegExp[] | undefined, model: stri
 
 /**
  * Opens a key's spend for one call. Spend is recorded for every key on `<owner>:total`; a key
- * with a budget also reserves and settles on the account of the current period. Settlement
- * failures never fail the call: the answer has been delivered (`onError` hears about them).
+ * with a budget also reserves and settles on the account of the current period, under one
+ * hold id (so a retried settle is applied once, and an unsettled hold expires in the store).
+ * A call refused with 402 gives back the request it counted on the key's rpm
+ * (`rpmCounted`: the keyPolicy step counted one). Settlement failures never fail the call:
+ * the answer has been delivered (`onError` hears about them).
  */
-export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void): SpendHold {
+export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void, rpmCounted = true): SpendHold {
   const spec = key?.spec;
   const budget = spec?.budget;
+  let holdId = randomUUID();
   let reservation: SettleEntry | undefined;
   let tokensCharged = 0;
   let settled = false;
@@ -74,16 +79,19 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
       const account = `${owner}:${bucket.id}`;
       const limitNano = toNanoUsd(budget.usd);
       let amount = toNanoUsdCeil(worstUsd);
-      let r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+      let r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId);
       if (!r.ok && fit) {
         const smaller = fit(fromNanoUsd(Math.max(0, limitNano - r.usedNano)));
         if (smaller !== undefined) {
           amount = toNanoUsdCeil(smaller);
-          r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+          holdId = randomUUID(); // the refused id may be queued for release
+          r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId);
         }
       }
       if (!r.ok) {
         await releaseTokens();
+        // A request refused for budget does not count against the key's rpm.
+        if (rpmCounted && spec.rpm !== undefined) await services.limiter.hit(`rpm:${owner}`, UNLIMITED, MINUTE, -1).catch(() => undefined);
         throw budgetExhausted({
           key: spec.name, period: budget.period, budget_usd: budget.usd,
           used_usd: fromNanoUsd(r.usedNano), needed_usd: fromNanoUsd(amount), resets_in_seconds: bucket.resetsInSeconds,
@@ -101,7 +109,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
         }
         const entries: SettleEntry[] = reservation ? [reservation] : [];
         if (!reservation || !reservation.account.endsWith(':total')) entries.push({ account: `${owner}:total`, reservedNano: 0, ttlSeconds: 0 });
-        if (owner) await services.ledger.settle(entries, toNanoUsd(costUsd));
+        if (owner) await services.ledger.settle(entries, toNanoUsd(costUsd), holdId);
       } catch (e) {
         onError?.(e);
       }
@@ -118,5 +126,5 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
 export function openRealtimeHold(services: KeyPolicyServices, keys: readonly KeyEntry[], owner: string): SpendHold | undefined {
   if (!owner) return undefined;
   const key = keys.find((k) => k.hash.toString('hex') === owner);
-  return key ? openKeySpend(key, owner, services) : undefined;
+  return key ? openKeySpend(key, owner, services, undefined, false) : undefined;
 }
