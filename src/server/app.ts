@@ -15,6 +15,7 @@ import { errorBoundary } from './steps/error-boundary.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
+import { resolveClientAddress } from './client-address.js';
 import { requestContext } from './request-context.js';
 import type { RequestRecord } from './request-record.js';
 import { trackRequest } from './steps/track-request.js';
@@ -41,9 +42,10 @@ const handlers: Record<string, Handler> = {
 export function createApp(store: RuntimeStore, shared: SharedServices, logger: Logger): Koa<AppState> {
   const runtime = store.current();
   const app = new Koa<AppState>();
-  app.proxy = runtime.config.server.trust_proxy;
+  app.proxy = false; // client addresses: server.trusted_proxies (client-address.ts)
   app.silent = true;
   shared.events.subscribe({ finished: accessLogLine(logger) });
+  app.use(resolveClientAddress(store));
   app.use(trackRequest(shared.events));
   app.use(errorBoundary(logger));
   const router = new Router<AppState>();
