@@ -26,8 +26,8 @@ export function storeKindOf(storeUrl: string): StoreKind {
 
 /**
  * Parses a store URL: `redis://` / `rediss://` (TLS), `redis+sentinel://[:pass@]h:26379,h2:26379/<master>[/db]`
- * and `redis-cluster://[:pass@]h:p,h2:p` (seed list; `rediss-cluster://` for TLS). A `prefix`
- * query parameter sets the key prefix. A private CA comes from `tls.ca_file` (NODE_EXTRA_CA_CERTS
+ * (`?sentinel_password=` when the Sentinels require one) and `redis-cluster://[:pass@]h:p,h2:p`
+ * (seed list; `rediss-cluster://` for TLS). A `prefix` query parameter sets the key prefix. A private CA comes from `tls.ca_file` (NODE_EXTRA_CA_CERTS
  * is honoured by Node itself).
  */
 export function parseRedisUrl(storeUrl: string, tls: StoreTls = {}): { target: RedisTarget; prefix: string } {
@@ -50,7 +50,8 @@ export function parseRedisUrl(storeUrl: string, tls: StoreTls = {}): { target: R
   const nodes = hostList!.split(',').map((hp) => parseHostPort(hp, kind === 'sentinel' ? 26379 : 6379));
   if (kind === 'sentinel') {
     if (!name) throw new Error('store.url: redis+sentinel:// needs the master name as its path');
-    const options: RedisOptions = { sentinels: nodes, name: decodeURIComponent(name), password, username, sentinelPassword: password, db: db ? Number(db) : 0 };
+    // The URL's password is the master's; Sentinels with their own take `?sentinel_password=`.
+    const options: RedisOptions = { sentinels: nodes, name: decodeURIComponent(name), password, username, sentinelPassword: query.get('sentinel_password') ?? undefined, db: db ? Number(db) : 0 };
     return { target: { kind, options }, prefix };
   }
   const useTls = scheme === 'rediss-cluster';
