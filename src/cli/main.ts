@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { runLint } from './lint.js';
 import { runModels } from './models.js';
 import { runServe } from './serve.js';
+import { runStatus } from './status.js';
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -10,6 +11,7 @@ Commands:
   serve  [--config FILE]                 start the gateway (default command)
   lint   [FILE] [--format text|json]     check gateway.yaml and routes/*.yaml; exit 1 on errors
   models [--config FILE] [--format text|json]  list every model with its status
+  status [--config FILE] [--format text|json]  list the instances sharing the store (exit 3: configs differ)
 
 The config path comes from --config, else GATEWAY_CONFIG, else ./gateway.yaml.`;
 
@@ -34,6 +36,8 @@ async function main(argv: string[]): Promise<number> {
       return runLint(configPath, format);
     case 'models':
       return runModels(configPath, format);
+    case 'status':
+      return runStatus(configPath, format);
     default:
       console.error(`unknown command '${command}'\n\n${USAGE}`);
       return 2;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { GatewayConfig } from '../config/types.js';
+import type { GatewayConfig, RouteSpec } from '../config/types.js';
 
 // Field names whose values are secrets: they enter the hash only as their sha256.
 const SECRET_FIELD = /(secret|password|passwd|token|api_key|apikey|private_key|access_key|credential)s?$/i;
@@ -8,11 +8,13 @@ const SECRET_FIELD = /(secret|password|passwd|token|api_key|apikey|private_key|a
  * The fleet's fingerprint of a config: sha256 of the effective config (after `${VAR}`
  * substitution and defaults) in canonical JSON, without `server.host` and `server.port` (they
  * differ per instance by design), with every secret replaced by its own sha256 and passwords
- * in URLs (`store.url`) likewise. Two instances with equal hashes serve the same contract.
+ * in URLs (`store.url`) likewise. The route files count by content (not by the folder they sit
+ * in). Two instances with equal hashes serve the same contract.
  */
-export function computeConfigHash(config: GatewayConfig): string {
+export function computeConfigHash(config: GatewayConfig, routes: readonly RouteSpec[] = []): string {
   const { host: _host, port: _port, ...server } = config.server;
-  const view = { ...config, server };
+  const { routes: _folder, ...rest } = config;
+  const view = { ...rest, server, route_specs: routes.map(({ file: _file, ...spec }) => spec).sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`)) };
   return createHash('sha256').update(canonicalJson(view, '')).digest('hex');
 }
 

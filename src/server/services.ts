@@ -63,7 +63,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     fileRecords: createMemoryRecordStore<FileRecord>() as RecordStore<FileRecord>,
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
   };
-  const configHash = computeConfigHash(config);
+  const configHash = computeConfigHash(config, runtime.routes.map((r) => r.spec));
   if (storeKindOf(config.store.url) === 'memory') {
     return {
       ...base,
