@@ -11,7 +11,11 @@ export interface InstanceInfo {
 }
 
 /** One live member of the fleet as published in the store. */
-export interface FleetMember { instance_id: string; config_hash: string; host: string; pid: number; started_at: string; seen_at: string }
+export interface FleetMember {
+  instance_id: string; config_hash: string; host: string; pid: number; started_at: string; seen_at: string;
+  /** Outage work not yet written back to the store (journaled settlements and local holds). */
+  backlog?: number;
+}
 
 /** This instance's view of the fleet. */
 export interface Fleet {
@@ -21,6 +25,11 @@ export interface Fleet {
   instances(): number;
   /** The live members last seen (this one included). */
   members(): readonly FleetMember[];
+  /**
+   * True when every other live member has published a heartbeat after `sinceMs` with no
+   * outage backlog: whatever they admitted while the store was away is in the store now.
+   */
+  caughtUpSince(sinceMs: number): boolean;
   /** Publishes one heartbeat now and reads the others (also done every interval once started). */
   beat(): Promise<void>;
   start(): void;
@@ -78,6 +87,8 @@ export async function readFleet(conn: RedisConnection): Promise<FleetMember[]> {
 export function createFleet(options: {
   conn?: RedisConnection; configHash: string; instanceId?: string; storeKind: StoreKind; configuredInstances?: number;
   onMismatch?: (other: FleetMember, own: string) => void;
+  /** This instance's outage backlog, published with each heartbeat. */
+  backlog?: () => number;
 }): Fleet {
   const instanceId = options.instanceId ?? createInstanceId();
   const startedAt = new Date().toISOString();
@@ -86,7 +97,7 @@ export function createFleet(options: {
   let timer: NodeJS.Timeout | undefined;
   const warned = new Set<string>();
   if (conn) defineBeat(conn);
-  const self = (): FleetMember => ({ instance_id: instanceId, config_hash: options.configHash, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: new Date().toISOString() });
+  const self = (): FleetMember => ({ instance_id: instanceId, config_hash: options.configHash, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: new Date().toISOString(), backlog: options.backlog?.() ?? 0 });
   const fleet: Fleet = {
     async describe() {
       return { config_hash: options.configHash, instance_id: instanceId, store: { kind: options.storeKind, healthy: conn ? conn.healthy() : true } };
@@ -96,6 +107,9 @@ export function createFleet(options: {
       return Math.max(1, members.length);
     },
     members: () => (members.length > 0 ? members : [self()]),
+    caughtUpSince(sinceMs) {
+      return members.every((m) => m.instance_id === instanceId || (Date.parse(m.seen_at) > sinceMs && !m.backlog));
+    },
     async beat() {
       if (!conn) return;
       const k = fleetKeys(conn.prefix);

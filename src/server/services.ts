@@ -85,8 +85,9 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     logger.warn({ store: 'redis', on_error: config.store.on_error, err: { message: (e as Error)?.message } }, 'store unavailable');
   }, conn);
   await conn.ready(STORE_CONNECT_WAIT_MS);
+  let backlog = () => 0;
   const fleet = createFleet({
-    conn, configHash, storeKind: conn.kind, configuredInstances: config.store.instances,
+    conn, configHash, storeKind: conn.kind, configuredInstances: config.store.instances, backlog: () => backlog(),
     onMismatch: (other, own) => logger.warn({ fleet: { own_config_hash: own, other_config_hash: other.config_hash, other_instance: other.instance_id } }, 'another instance serves a different config'),
   });
   fleet.start();
@@ -94,8 +95,10 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   const limiter = createRedisRateLimiter(conn, guard, memory.limiter, instances);
   const ledger = createRedisSpendLedger(conn, guard, {
     instances,
+    fleetCaughtUp: (since) => fleet.caughtUpSince(since),
     onJournalFlushed: (count) => logger.info({ store: 'redis', settlements: count }, 'store back: outage journal written back'),
   });
+  backlog = () => ledger.backlog();
   return {
     ...base,
     nonces: createRedisNonceStore(conn, guard),
@@ -106,9 +109,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
     close: async () => {
       await fleet.close();
-      // Give waiting settlements one last chance before the connection goes.
-      await ledger.journal.flush();
-      ledger.close();
+      const lost = await ledger.close();
+      if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
       await conn.close();
     },
   };

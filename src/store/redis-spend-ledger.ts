@@ -88,12 +88,21 @@ export interface RedisLedgerOptions {
   journalIntervalMs?: number;
   /** Hears about write-backs of the journal (for logs). */
   onJournalFlushed?: (count: number) => void;
+  /**
+   * Whether every other instance has written back its outage work since `sinceMs` (the fleet's
+   * heartbeats). Until then this instance keeps within its outage share even though Redis
+   * answers again, since Redis does not yet count what the others admitted. Default: at once.
+   */
+  fleetCaughtUp?: (sinceMs: number) => boolean;
 }
 
 /** The Redis ledger, with its journal of settlements not yet written back. */
 export interface RedisSpendLedger extends SpendLedger {
   readonly journal: SettleJournal;
-  close(): void;
+  /** Outage work not yet in Redis: journaled settlements plus local holds still open. */
+  backlog(): number;
+  /** Stops the timers after writing back what it can (up to 5 s); resolves to the settlements left unwritten. */
+  close(): Promise<number>;
 }
 
 /**
@@ -105,7 +114,8 @@ export interface RedisSpendLedger extends SpendLedger {
  * owner (one hash tag, so they run on Redis Cluster).
  *
  * When Redis fails: settlements go to the journal and are written back on reconnect (never
- * twice: see SettleJournal). In `open` mode reservations are taken on a local outage ledger
+ * twice: see SettleJournal); before Redis admits anything again, the journal is written back
+ * and the holds of calls admitted locally and still running are carried into Redis. In `open` mode reservations are taken on a local outage ledger
  * against this instance's share of what was left (limit minus the last `used` seen, divided by
  * the instance count), so the fleet cannot jointly overspend; in `closed` mode they are
  * refused with 503 `store_unavailable`.
@@ -129,8 +139,38 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     if (lastUsed.size > 100_000) lastUsed.clear();
     lastUsed.set(account, used);
   };
-  // The local ledger of the current outage (fresh for each one).
+  // The local ledger of the current outage (fresh for each one), and when this instance had
+  // written all of its outage work back (the outage ends once the fleet has too).
   let outage: SpendLedger | undefined;
+  let caughtUpAt = 0;
+  const fleetCaughtUp = options.fleetCaughtUp ?? (() => true);
+  // Shares of the current outage per account, fixed when first taken.
+  const shares = new Map<string, { base: number; share: number }>();
+  // Holds taken locally and still open: carried into Redis before it admits anything again, so
+  // calls admitted during the outage and still running count against the shared budget.
+  const localHolds = new Map<string, { account: string; amountNano: number; ttlSeconds: number }>();
+  let catchingUp: Promise<void> | undefined;
+  const catchUp = async () => {
+    if (journal.size() > 0) await journal.flush();
+    if (journal.size() > 0) throw new Error('outage journal not written back yet');
+    for (const [id, h] of localHolds) {
+      const k = keysOf(h.account);
+      await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${id}`), id, int(h.amountNano), String(Number.MAX_SAFE_INTEGER), String(h.ttlSeconds), String(holdTtlSeconds * 1000));
+      localHolds.delete(id);
+    }
+  };
+  const endOutageWhenFleetCaughtUp = () => {
+    if (!outage) return;
+    if (localHolds.size > 0 || journal.size() > 0 || !conn.healthy() || guard.suspect?.()) return;
+    if (caughtUpAt === 0) {
+      caughtUpAt = Date.now();
+      return;
+    }
+    if (!fleetCaughtUp(caughtUpAt)) return;
+    outage = undefined;
+    caughtUpAt = 0;
+    shares.clear();
+  };
 
   const applySettle = async (p: PendingSettle) => {
     if (p.entries.length === 0) return;
@@ -145,52 +185,103 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     await commands.gwSpendSettle.call(conn.client, keys.length, ...keys, ...args);
     guard.onSuccess?.();
   };
-  const journal = createSettleJournal(applySettle, (count) => {
-    options.onJournalFlushed?.(count);
-    if (conn.healthy()) outage = undefined;
-  });
+  const journal = createSettleJournal(applySettle, (count) => options.onJournalFlushed?.(count));
   journal.start(options.journalIntervalMs ?? 1000);
   conn.onReady(() => { void journal.flush(); });
 
+  // Takes `amountNano` of this instance's outage share of an account (fixed when the outage
+  // first touches it: limit minus the last `used` seen, over the instance count). An account
+  // this instance never saw in Redis has no known remainder: nothing is admitted (503).
+  const takeShare = async (account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId: string): Promise<ReserveResult> => {
+    let s = shares.get(account);
+    if (!s) {
+      const base = lastUsed.get(account);
+      if (base === undefined) throw storeUnavailable();
+      s = { base, share: Math.floor(Math.max(0, limitNano - base) / Math.max(1, instances())) };
+      shares.set(account, s);
+    }
+    outage ??= createMemorySpendLedger(Date.now, holdTtlSeconds);
+    const r = await outage.reserve(account, amountNano, s.share, ttlSeconds, holdId);
+    if (r.ok) localHolds.set(holdId, { account, amountNano, ttlSeconds });
+    return { ok: r.ok, usedNano: s.base + r.usedNano };
+  };
+
+  let settling = 0;
   const settleOrJournal = async (p: PendingSettle) => {
+    settling++;
     try {
       if (guard.suspect?.() || journal.size() > 0) throw new Error('store suspended after a recent failure');
       await applySettle(p);
     } catch (e) {
       guard.onFailure?.(e);
       journal.add(p);
+    } finally {
+      settling--;
     }
   };
 
-  return {
+  // Catch up soon after Redis returns even when no call asks, so others see our local holds.
+  const catchUpTimer = setInterval(() => {
+    endOutageWhenFleetCaughtUp();
+    if ((localHolds.size > 0 || journal.size() > 0) && !guard.suspect?.()) void (catchingUp ??= catchUp().catch(() => undefined).finally(() => { catchingUp = undefined; }));
+  }, 100);
+  catchUpTimer.unref();
+
+  const ledger: RedisSpendLedger = {
     journal,
-    close: () => journal.stop(),
+    backlog: () => journal.size() + localHolds.size,
+    async close() {
+      clearInterval(catchUpTimer);
+      journal.stop();
+      // Settlements still on their way or waiting are written back before the process goes.
+      const deadline = Date.now() + 5000;
+      while ((settling > 0 || journal.size() > 0) && Date.now() < deadline) {
+        if (journal.size() > 0 && conn.healthy()) await journal.flush();
+        if (settling > 0 || journal.size() > 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      return journal.size();
+    },
     async reserve(account, amountNano, limitNano, ttlSeconds, holdId = randomUUID()): Promise<ReserveResult> {
       const k = keysOf(account);
       try {
         if (guard.suspect?.()) throw new Error('store suspended after a recent failure');
+        if (localHolds.size > 0 || journal.size() > 0) await (catchingUp ??= catchUp().finally(() => { catchingUp = undefined; }));
         const [ok, spent, held] = await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${holdId}`), holdId, int(amountNano), int(limitNano), String(ttlSeconds), String(holdTtlSeconds * 1000));
         guard.onSuccess?.();
+        if (ok === 1 && localHolds.size > 0) {
+          // This instance went local while the reply was on its way: Redis admitted the call
+          // without counting our local holds. Give the hold back and ask again once caught up.
+          await applySettle({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
+          return ledger.reserve(account, amountNano, limitNano, ttlSeconds, randomUUID());
+        }
         const used = Number(spent) + Number(held);
+        if (ok === 1 && outage) {
+          // Redis answers again, but other instances may not have written back yet: keep within
+          // this instance's outage share until they have.
+          const mine = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
+          if (!mine.ok) {
+            await applySettle({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
+            return { ok: false, usedNano: Math.max(used, mine.usedNano), holdId };
+          }
+          localHolds.delete(holdId); // held in Redis already; the share only counts it
+        }
         // With our own hold counted: conservative, it becomes the actual cost or less.
         remember(account, used);
-        return { ok: ok === 1, usedNano: used };
+        return { ok: ok === 1, usedNano: used, holdId };
       } catch (e) {
         guard.onFailure?.(e);
         if (guard.mode === 'closed') throw storeUnavailable();
-        outage ??= createMemorySpendLedger(Date.now, holdTtlSeconds);
-        // This instance's share of what was left when Redis went away.
-        const base = lastUsed.get(account) ?? 0;
-        const share = Math.floor(Math.max(0, limitNano - base) / Math.max(1, instances()));
-        const r = await outage.reserve(account, amountNano, share, ttlSeconds, holdId);
+        caughtUpAt = 0;
+        const r = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
         // The timed-out script may still run on Redis: release whatever it held, later.
         if (!r.ok) journal.add({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
-        return { ok: r.ok, usedNano: base + r.usedNano, via: LOCAL };
+        return { ok: r.ok, usedNano: r.usedNano, via: LOCAL, holdId };
       }
     },
     async settle(entries, actualNano, holdId = randomUUID()) {
-      const local = entries.filter((e) => e.via === LOCAL);
-      if (local.length > 0 && outage) await outage.settle(local, actualNano, holdId);
+      // What an outage admitted (locally, or by Redis within the share) leaves the share here.
+      if (outage) await outage.settle(entries, actualNano, holdId);
+      localHolds.delete(holdId);
       await settleOrJournal({ holdId, entries, actualNano, count: true });
     },
     async read(account): Promise<SpendTotals> {
@@ -204,6 +295,7 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
       );
     },
   };
+  return ledger;
 }
 
 function int(n: number): string {

@@ -15,6 +15,8 @@ export interface ReserveResult {
   usedNano: number;
   /** Opaque: which backing store took the reservation; pass it back in SettleEntry.via. */
   via?: string;
+  /** The id the hold was finally taken under, when the ledger had to take it under a new one. */
+  holdId?: string;
 }
 
 /** How long a hold lives when neither settled nor released (a crashed instance's holds expire). */

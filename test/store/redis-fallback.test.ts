@@ -65,7 +65,7 @@ describe('store/redis-fallback (own redis-server child)', () => {
       }
       await waitFor(async () => ledger.journal.size() === 0, 10_000, 'journal written back');
       expect(await ledger.read('j:total')).to.deep.equal({ usedNano: 321, spentNano: 321, requests: 1 });
-      ledger.close();
+      await ledger.close();
     });
 
     it('admits only its share of what was left while Redis is away, and writes the spend back', async () => {
@@ -90,7 +90,7 @@ describe('store/redis-fallback (own redis-server child)', () => {
       expect(taken).to.deep.equal(['out-0', 'out-1', 'out-2']);
       await waitFor(async () => ledger.journal.size() === 0, 10_000, 'journal written back');
       expect(await ledger.read('s:total')).to.deep.equal({ usedNano: 700, spentNano: 700, requests: 4 });
-      ledger.close();
+      await ledger.close();
     });
 
     it('refuses reservations with 503 in closed mode, yet still writes the settlement back', async () => {
@@ -108,7 +108,7 @@ describe('store/redis-fallback (own redis-server child)', () => {
       await redis.start();
       await waitFor(async () => ledger.journal.size() === 0, 10_000, 'journal written back');
       expect(await ledger.read('c:total')).to.deep.equal({ usedNano: 77, spentNano: 77, requests: 1 });
-      ledger.close();
+      await ledger.close();
     });
   });
 });

@@ -80,7 +80,7 @@ describe('store/redis (127.0.0.1:6379)', () => {
       // A reservation that reaches Redis after its own settlement holds nothing.
       await ledger.reserve('h1:total', 300, 1000, 0, 'hold-a');
       expect((await ledger.read('h1:total')).usedNano).to.equal(120);
-      ledger.close();
+      await ledger.close();
     });
 
     it('releases a hold nobody settles once its TTL passes', async () => {
@@ -90,7 +90,7 @@ describe('store/redis (127.0.0.1:6379)', () => {
       await new Promise((r) => setTimeout(r, 1100));
       expect(await ledger.read('h2:day:d')).to.deep.equal({ usedNano: 0, spentNano: 0, requests: 0 });
       expect((await ledger.reserve('h2:day:d', 200, 1000, 3600, 'third')).ok).to.equal(true);
-      ledger.close();
+      await ledger.close();
     });
 
     it('keeps every key of one owner under the owner hash tag', async () => {
@@ -99,7 +99,7 @@ describe('store/redis (127.0.0.1:6379)', () => {
       await ledger.settle([{ account: 'tagged:day:x', reservedNano: 10, ttlSeconds: 60 }, { account: 'tagged:total', reservedNano: 0, ttlSeconds: 0 }], 5, 'h');
       const keys = await a.client.keys(`${prefix}{tagged}*`);
       expect(keys.sort()).to.deep.equal([`${prefix}{tagged}:done:h`, `${prefix}{tagged}:spend:day:x`, `${prefix}{tagged}:spend:total`].sort());
-      ledger.close();
+      await ledger.close();
     });
   });
 

@@ -32,7 +32,7 @@ async function exerciseStore(conn: RedisConnection): Promise<void> {
     expect(await fleet.describe()).to.deep.include({ config_hash: 'abc', instance_id: 'node-a', store: { kind: conn.kind, healthy: true } });
     await fleet.close();
   } finally {
-    ledger.close();
+    await ledger.close();
   }
 }
 

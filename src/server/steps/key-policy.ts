@@ -59,7 +59,7 @@ export function allowsModel(patterns: readonly RegExp[] | undefined, model: stri
 export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void, rpmCounted = true): SpendHold {
   const spec = key?.spec;
   const budget = spec?.budget;
-  let holdId = randomUUID();
+  let holdId: string = randomUUID();
   let reservation: SettleEntry | undefined;
   let tokensCharged = 0;
   let settled = false;
@@ -97,6 +97,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
           used_usd: fromNanoUsd(r.usedNano), needed_usd: fromNanoUsd(amount), resets_in_seconds: bucket.resetsInSeconds,
         });
       }
+      if (r.holdId) holdId = r.holdId;
       reservation = { account, reservedNano: amount, ttlSeconds: bucket.ttlSeconds, via: r.via };
       return fromNanoUsd(amount);
     },
