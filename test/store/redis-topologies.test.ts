@@ -7,6 +7,10 @@ import { createRedisRateLimiter } from '../../src/store/redis-rate-limiter.js';
 import { createRedisSpendLedger } from '../../src/store/redis-spend-ledger.js';
 import { createFleet, readFleet } from '../../src/fleet/fleet.js';
 import { startRedisCluster, startSentinel, startTlsRedis, type RedisTopology } from './support/redis-topologies.js';
+import { freePort } from './support/redis.js';
+import { awayFromMinuteEdge, post } from '../e2e/budget/support/client.js';
+import { spawnGateway } from '../e2e/budget/support/process.js';
+import { newKey, writeProject, type TestKey } from '../e2e/budget/support/project.js';
 
 /** Budgets, holds, limits and the fleet over one connection: what every topology must carry. */
 async function exerciseStore(conn: RedisConnection): Promise<void> {
@@ -63,6 +67,24 @@ describe('store on Redis Cluster, TLS and Sentinel (servers started by this test
         return n;
       }));
       expect(counts.filter((n) => n > 0).length).to.be.greaterThan(1);
+    });
+
+    it('serves two gateway processes on the cluster URL with one budget and one rpm limit', async () => {
+      const key: TestKey = { key: newKey('cl'), name: 'cl', budget: { usd: 0.05, period: 'total' } };
+      const limited: TestKey = { key: newKey('cl-rpm'), name: 'cl-rpm', rpm: 3 };
+      const store = { url: `${cluster.url}?prefix=gwe:`, on_error: 'closed' as const };
+      const ports = [await freePort(), await freePort()];
+      const gws = await Promise.all(ports.map((port) => spawnGateway(writeProject({ keys: [key, limited], store, port }), port, key.key)));
+      try {
+        // Five images fit the budget, whichever instance takes them.
+        const images = await Promise.all(Array.from({ length: 8 }, (_, i) => post(`${gws[i % 2]!.url}/v1/images/generations`, key.key, { model: 'sandbox/image-1', prompt: 'a cat' })));
+        expect(images.map((r) => r.status).sort()).to.deep.equal([200, 200, 200, 200, 200, 402, 402, 402]);
+        await awayFromMinuteEdge();
+        const more = await Promise.all(Array.from({ length: 4 }, (_, i) => post(`${gws[i % 2]!.url}/v1/embeddings`, limited.key, { model: 'sandbox/embed-1', input: 'hi' })));
+        expect(more.map((r) => r.status).sort()).to.deep.equal([200, 200, 200, 429]);
+      } finally {
+        await Promise.all(gws.map((g) => g.stop()));
+      }
     });
   });
 
