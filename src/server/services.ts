@@ -97,6 +97,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     instances,
     fleetCaughtUp: (since) => fleet.caughtUpSince(since),
     onJournalFlushed: (count) => logger.info({ store: 'redis', settlements: count }, 'store back: outage journal written back'),
+    onSettleRefused: (e) => logger.error({ store: 'redis', err: { message: (e as Error)?.message } }, 'store refused a settlement'),
   });
   backlog = () => ledger.backlog();
   return {

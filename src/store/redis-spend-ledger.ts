@@ -88,6 +88,8 @@ export interface RedisLedgerOptions {
   journalIntervalMs?: number;
   /** Hears about write-backs of the journal (for logs). */
   onJournalFlushed?: (count: number) => void;
+  /** Hears about a settlement Redis refused with an error (never retried: it would fail again). */
+  onSettleRefused?: (error: unknown) => void;
   /**
    * Whether every other instance has written back its outage work since `sinceMs` (the fleet's
    * heartbeats). Until then this instance keeps within its outage share even though Redis
@@ -185,7 +187,7 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     await commands.gwSpendSettle.call(conn.client, keys.length, ...keys, ...args);
     guard.onSuccess?.();
   };
-  const journal = createSettleJournal(applySettle, (count) => options.onJournalFlushed?.(count));
+  const journal = createSettleJournal(applySettle, (count) => options.onJournalFlushed?.(count), isPermanentError, (_entry, e) => options.onSettleRefused?.(e));
   journal.start(options.journalIntervalMs ?? 1000);
   conn.onReady(() => { void journal.flush(); });
 
@@ -213,6 +215,10 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
       if (guard.suspect?.() || journal.size() > 0) throw new Error('store suspended after a recent failure');
       await applySettle(p);
     } catch (e) {
+      if (isPermanentError(e)) {
+        options.onSettleRefused?.(e);
+        return;
+      }
       guard.onFailure?.(e);
       journal.add(p);
     } finally {
@@ -296,6 +302,15 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     },
   };
   return ledger;
+}
+
+/**
+ * Whether Redis answered a command with an error that a retry would meet again (a script or
+ * type error), as opposed to being away, loading, failing over or moving a slot.
+ */
+export function isPermanentError(e: unknown): boolean {
+  if (!(e instanceof Error) || e.name !== 'ReplyError') return false;
+  return !/^(LOADING|BUSY|TRYAGAIN|CLUSTERDOWN|MOVED|ASK|NOSCRIPT|READONLY|MASTERDOWN|NOREPLICAS|UNBLOCKED)/.test(e.message);
 }
 
 function int(n: number): string {

@@ -26,8 +26,13 @@ export interface SettleJournal {
   stop(): void;
 }
 
-/** A journal writing back through `apply` (the Redis settle script); `onFlushed` hears each drained backlog. */
-export function createSettleJournal(apply: (entry: PendingSettle) => Promise<void>, onFlushed?: (count: number) => void): SettleJournal {
+/**
+ * A journal writing back through `apply` (the Redis settle script); `onFlushed` hears each
+ * drained backlog. An entry whose failure `isPermanent` says retrying cannot fix (Redis
+ * answered with an error, not silence) is dropped and handed to `onDropped`, so it cannot
+ * block the entries behind it.
+ */
+export function createSettleJournal(apply: (entry: PendingSettle) => Promise<void>, onFlushed?: (count: number) => void, isPermanent: (e: unknown) => boolean = () => false, onDropped?: (entry: PendingSettle, e: unknown) => void): SettleJournal {
   const queue: PendingSettle[] = [];
   let flushing: Promise<number> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -36,8 +41,9 @@ export function createSettleJournal(apply: (entry: PendingSettle) => Promise<voi
     while (queue.length > 0) {
       try {
         await apply(queue[0]!);
-      } catch {
-        break;
+      } catch (e) {
+        if (!isPermanent(e)) break;
+        onDropped?.(queue[0]!, e);
       }
       queue.shift();
       written++;
