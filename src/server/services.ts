@@ -96,6 +96,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   const ledger = createRedisSpendLedger(conn, guard, {
     instances,
     fleetCaughtUp: (since) => fleet.caughtUpSince(since),
+    localRate: (key, limit, windowSeconds, cost) => memory.limiter.hit(key, limit >= Number.MAX_SAFE_INTEGER ? limit : Math.ceil(limit / instances()), windowSeconds, cost),
     onJournalFlushed: (count) => logger.info({ store: 'redis', settlements: count }, 'store back: outage journal written back'),
     onSettleRefused: (e) => logger.error({ store: 'redis', err: { message: (e as Error)?.message } }, 'store refused a settlement'),
   });

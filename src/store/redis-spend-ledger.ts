@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { isGatewayError } from '../errors/gateway-error.js';
 import { storeUnavailable, type StoreGuard } from './redis-fallback.js';
 import { ownerKey, type RedisConnection } from './redis-connection.js';
 import { createSettleJournal, type PendingSettle, type SettleJournal } from './settle-journal.js';
-import { createMemorySpendLedger, DEFAULT_HOLD_TTL_SECONDS, type ReserveResult, type SpendLedger, type SpendTotals } from './spend-ledger.js';
+import type { RateDecision } from './rate-limiter.js';
+import { createMemorySpendLedger, DEFAULT_HOLD_TTL_SECONDS, type RateCheck, type ReserveResult, type SpendLedger, type SpendTotals } from './spend-ledger.js';
 
 // Every script first drops expired holds: KEYS[1] account hash (fields spent, held, requests
 // and h:<holdId> = amount), KEYS[2] sorted set of hold ids by expiry (ms, Redis clock).
@@ -22,15 +24,28 @@ for _, id in ipairs(expired) do
 end
 `;
 
-// Reserve: KEYS[3] done marker of the hold; ARGV holdId, amount, limit, account ttl s, hold ttl ms.
-// Returns {ok, spent, held}. A hold id already taken or already settled takes nothing more.
+// Reserve: KEYS[3] done marker of the hold, KEYS[4] base key of a rate window counter;
+// ARGV holdId, amount, limit, account ttl s, hold ttl ms, rate limit ('' = none), rate window s.
+// Returns {ok (1 taken, 0 over budget, 2 over the rate limit), spent, held, rate remaining,
+// rate retry s}. The rate counts one request only when the hold is taken; a hold id already
+// taken or already settled takes nothing more.
 const RESERVE = `${PURGE}
-local function state(ok)
-  return {ok, redis.call('HGET', KEYS[1], 'spent') or '0', redis.call('HGET', KEYS[1], 'held') or '0'}
+local rkey, rlimit, rcount, rspan, rretry = nil, 0, 0, 0, 0
+if ARGV[6] ~= '' then
+  rspan = tonumber(ARGV[7]) * 1000
+  local rstart = math.floor(now / rspan) * rspan
+  rkey = KEYS[4] .. ':' .. string.format('%d', rstart)
+  rlimit = tonumber(ARGV[6])
+  rcount = tonumber(redis.call('GET', rkey) or '0')
+  rretry = math.max(1, math.ceil((rstart + rspan - now) / 1000))
 end
-if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('HEXISTS', KEYS[1], 'h:' .. ARGV[1]) == 1 then return state(1) end
+local function state(ok, remaining)
+  return {ok, redis.call('HGET', KEYS[1], 'spent') or '0', redis.call('HGET', KEYS[1], 'held') or '0', remaining, rretry}
+end
+if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('HEXISTS', KEYS[1], 'h:' .. ARGV[1]) == 1 then return state(1, math.max(0, rlimit - rcount)) end
+if rkey and rcount + 1 > rlimit then return state(2, math.max(0, rlimit - rcount)) end
 local used = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0') + tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
-if used + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return state(0) end
+if used + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return state(0, math.max(0, rlimit - rcount)) end
 redis.call('HINCRBY', KEYS[1], 'held', ARGV[2])
 redis.call('HSET', KEYS[1], 'h:' .. ARGV[1], ARGV[2])
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), ARGV[1])
@@ -39,7 +54,11 @@ if ttl > 0 then
   if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ttl) end
   redis.call('EXPIRE', KEYS[2], ttl)
 end
-return state(1)
+if rkey then
+  rcount = redis.call('INCR', rkey)
+  if redis.call('PTTL', rkey) < 0 then redis.call('PEXPIRE', rkey, rspan + 1000) end
+end
+return state(1, math.max(0, rlimit - rcount))
 `;
 
 // Read: {spent, held, requests}.
@@ -70,7 +89,7 @@ end
 return 1
 `;
 
-type ReserveCommand = (account: string, holds: string, done: string, holdId: string, amount: string, limit: string, ttl: string, holdTtlMs: string) => Promise<[number, string, string]>;
+type ReserveCommand = (account: string, holds: string, done: string, rate: string, holdId: string, amount: string, limit: string, ttl: string, holdTtlMs: string, rateLimit: string, rateWindow: string) => Promise<[number, string, string, number, number]>;
 type ReadCommand = (account: string, holds: string) => Promise<[string, string, string]>;
 type SettleCommand = (numKeys: number, ...args: string[]) => Promise<number>;
 
@@ -88,6 +107,8 @@ export interface RedisLedgerOptions {
   journalIntervalMs?: number;
   /** Hears about write-backs of the journal (for logs). */
   onJournalFlushed?: (count: number) => void;
+  /** The local rate limiter used for rate checks while Redis is away (its share of each limit). */
+  localRate?: (key: string, limit: number, windowSeconds: number, cost: number) => Promise<RateDecision>;
   /** Hears about a settlement Redis refused with an error (never retried: it would fail again). */
   onSettleRefused?: (error: unknown) => void;
   /**
@@ -125,7 +146,7 @@ export interface RedisSpendLedger extends SpendLedger {
 export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard, options: RedisLedgerOptions = {}): RedisSpendLedger {
   const holdTtlSeconds = options.holdTtlSeconds ?? DEFAULT_HOLD_TTL_SECONDS;
   const instances = options.instances ?? (() => 1);
-  conn.client.defineCommand('gwSpendReserve', { numberOfKeys: 3, lua: RESERVE });
+  conn.client.defineCommand('gwSpendReserve', { numberOfKeys: 4, lua: RESERVE });
   conn.client.defineCommand('gwSpendRead', { numberOfKeys: 2, lua: READ });
   conn.client.defineCommand('gwSpendSettle', { lua: SETTLE });
   const commands = conn.client as unknown as { gwSpendReserve: ReserveCommand; gwSpendRead: ReadCommand; gwSpendSettle: SettleCommand };
@@ -134,6 +155,11 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     const owner = i < 0 ? account : account.slice(0, i);
     const bucket = i < 0 ? '' : account.slice(i + 1);
     return { owner, hash: ownerKey(conn, owner, `spend:${bucket}`), holds: ownerKey(conn, owner, `holds:${bucket}`) };
+  };
+  // A limiter key `<name>:<owner>` as the rate limiter stores it (same counters either way).
+  const rateKeyOf = (key: string) => {
+    const i = key.indexOf(':');
+    return i < 0 ? ownerKey(conn, key, 'rl') : ownerKey(conn, key.slice(i + 1), `rl:${key.slice(0, i)}`);
   };
   // Last `used` Redis reported per account: the base of outage shares.
   const lastUsed = new Map<string, number>();
@@ -157,7 +183,7 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     if (journal.size() > 0) throw new Error('outage journal not written back yet');
     for (const [id, h] of localHolds) {
       const k = keysOf(h.account);
-      await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${id}`), id, int(h.amountNano), String(Number.MAX_SAFE_INTEGER), String(h.ttlSeconds), String(holdTtlSeconds * 1000));
+      await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${id}`), ownerKey(conn, k.owner, 'rl'), id, int(h.amountNano), String(Number.MAX_SAFE_INTEGER), String(h.ttlSeconds), String(holdTtlSeconds * 1000), '', '0');
       localHolds.delete(id);
     }
   };
@@ -247,41 +273,61 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
       }
       return journal.size();
     },
-    async reserve(account, amountNano, limitNano, ttlSeconds, holdId = randomUUID()): Promise<ReserveResult> {
+    checksRate: true,
+    async reserve(account, amountNano, limitNano, ttlSeconds, holdId = randomUUID(), rate?: RateCheck): Promise<ReserveResult> {
       const k = keysOf(account);
       try {
         if (guard.suspect?.()) throw new Error('store suspended after a recent failure');
         if (localHolds.size > 0 || journal.size() > 0) await (catchingUp ??= catchUp().finally(() => { catchingUp = undefined; }));
-        const [ok, spent, held] = await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${holdId}`), holdId, int(amountNano), int(limitNano), String(ttlSeconds), String(holdTtlSeconds * 1000));
+        const rateKey = rate ? rateKeyOf(rate.key) : ownerKey(conn, k.owner, 'rl');
+        const rateLimit = rate ? String(Number.isFinite(rate.limit) ? Math.floor(rate.limit) : Number.MAX_SAFE_INTEGER) : '';
+        const [ok, spent, held, remaining, retry] = await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${holdId}`), rateKey, holdId, int(amountNano), int(limitNano), String(ttlSeconds), String(holdTtlSeconds * 1000), rateLimit, String(rate?.windowSeconds ?? 0));
         guard.onSuccess?.();
+        const decision = rate ? { allowed: ok !== 2, remaining: Number(remaining), retryAfterSeconds: Number(retry) } : undefined;
         if (ok === 1 && localHolds.size > 0) {
           // This instance went local while the reply was on its way: Redis admitted the call
-          // without counting our local holds. Give the hold back and ask again once caught up.
+          // without counting our local holds. Give the hold back and ask again once caught up
+          // (the rate check already counted this request).
           await applySettle({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
-          return ledger.reserve(account, amountNano, limitNano, ttlSeconds, randomUUID());
+          return { ...(await ledger.reserve(account, amountNano, limitNano, ttlSeconds, randomUUID())), rate: decision };
         }
         const used = Number(spent) + Number(held);
+        if (ok === 2) return { ok: false, usedNano: used, holdId, rate: decision };
         if (ok === 1 && outage) {
           // Redis answers again, but other instances may not have written back yet: keep within
           // this instance's outage share until they have.
           const mine = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
           if (!mine.ok) {
             await applySettle({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
-            return { ok: false, usedNano: Math.max(used, mine.usedNano), holdId };
+            return { ok: false, usedNano: Math.max(used, mine.usedNano), holdId, rate: decision };
           }
           localHolds.delete(holdId); // held in Redis already; the share only counts it
         }
         // With our own hold counted: conservative, it becomes the actual cost or less.
         remember(account, used);
-        return { ok: ok === 1, usedNano: used, holdId };
+        return { ok: ok === 1, usedNano: used, holdId, rate: decision };
       } catch (e) {
+        if (isGatewayError(e)) throw e;
         guard.onFailure?.(e);
         if (guard.mode === 'closed') throw storeUnavailable();
         caughtUpAt = 0;
-        const r = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
+        // The rate check first, on this instance's share of the limit (counted; given back on 402).
+        let decision: RateDecision | undefined;
+        if (rate && options.localRate) {
+          decision = await options.localRate(rate.key, rate.limit, rate.windowSeconds, 1);
+          if (!decision.allowed) return { ok: false, usedNano: lastUsed.get(account) ?? 0, via: LOCAL, holdId, rate: decision };
+        }
+        let r: ReserveResult;
+        try {
+          r = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
+        } catch (unknown) {
+          if (rate && decision) await options.localRate?.(rate.key, Number.MAX_SAFE_INTEGER, rate.windowSeconds, -1);
+          throw unknown;
+        }
+        if (!r.ok && rate && decision) await options.localRate?.(rate.key, Number.MAX_SAFE_INTEGER, rate.windowSeconds, -1);
         // The timed-out script may still run on Redis: release whatever it held, later.
         if (!r.ok) journal.add({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
-        return { ok: r.ok, usedNano: r.usedNano, via: LOCAL, holdId };
+        return { ok: r.ok, usedNano: r.usedNano, via: LOCAL, holdId, rate: decision };
       }
     },
     async settle(entries, actualNano, holdId = randomUUID()) {

@@ -5,6 +5,11 @@
  * the real cost after it, so concurrent calls cannot jointly overspend.
  */
 
+import type { RateDecision } from './rate-limiter.js';
+
+/** A rate limit counted in the same step as a reservation (a limiter key such as `rpm:<owner>`). */
+export interface RateCheck { key: string; limit: number; windowSeconds: number }
+
 /** Totals of one account. `used` = settled spend + outstanding reservations. */
 export interface SpendTotals { usedNano: number; spentNano: number; requests: number }
 
@@ -17,6 +22,11 @@ export interface ReserveResult {
   via?: string;
   /** The id the hold was finally taken under, when the ledger had to take it under a new one. */
   holdId?: string;
+  /**
+   * The decision of the rate check asked along (`ok` is false when it refused; it counts one
+   * request only when the reservation is taken).
+   */
+  rate?: RateDecision;
 }
 
 /** How long a hold lives when neither settled nor released (a crashed instance's holds expire). */
@@ -40,7 +50,9 @@ export interface SpendLedger {
    * `limitNano`. The hold is named `holdId` (a retry with the same id takes nothing more) and
    * expires on its own after the hold TTL unless settled first.
    */
-  reserve(account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId?: string): Promise<ReserveResult>;
+  reserve(account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId?: string, rate?: RateCheck): Promise<ReserveResult>;
+  /** Whether `reserve` takes a RateCheck (checked and counted in the same round trip). */
+  readonly checksRate?: boolean;
   /**
    * Releases hold `holdId` (when one was taken) on each entry's account, adds the actual cost
    * and counts one request. Applied at most once per `holdId`, however often it is retried.

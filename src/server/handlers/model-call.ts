@@ -9,7 +9,7 @@ import type { OperationResult } from '../../providers/types.js';
 import { buildCall, dropUnsupported, resolveModel } from '../resolve-model.js';
 import type { SharedServices } from '../services.js';
 import type { AppState } from '../state.js';
-import { assertModelAllowed, openKeySpend } from '../steps/key-policy.js';
+import { assertModelAllowed, deferredRpmOf, openKeySpend } from '../steps/key-policy.js';
 import { runTextCall } from '../text-call.js';
 
 /**
@@ -31,7 +31,7 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   const call = buildCall(gw, entry, body);
   const budgetUsd = readMaxBudget(body);
   // Settlement failures are logged by the store guard; they never fail a delivered answer.
-  const hold = openKeySpend(gw.key, gw.owner, shared);
+  const hold = openKeySpend(gw.key, gw.owner, shared, undefined, deferredRpmOf(gw) ?? true);
   if (gw.route.surface) return runTextCall(ctx, gw.route.surface, entry, call, headers, { budgetUsd, hold });
   const operation = entry.provider.impl.operations?.[gw.route.spec.operation];
   if (!operation) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);

@@ -5,7 +5,7 @@ import type { SpendHold } from '../../billing/spend-hold.js';
 import { currentBucket } from '../../billing/budget-period.js';
 import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../../billing/usd.js';
 import type { KeyEntry } from '../../compile/runtime.js';
-import type { RateLimiter } from '../../store/rate-limiter.js';
+import type { RateDecision, RateLimiter } from '../../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
 import type { AppState } from '../state.js';
 
@@ -17,22 +17,56 @@ const MINUTE = 60;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 /**
+ * A key's rpm check left to the call's budget reservation, so a model call with a budget is
+ * admitted in one store round trip (see keyPolicy).
+ */
+export interface DeferredRpm {
+  readonly limit: number;
+  /** Set once the reservation has decided (counted, refused, or a 402 that must not count). */
+  decided: boolean;
+  /** Writes the x-ratelimit headers of the decision. */
+  report(d: RateDecision): void;
+}
+
+const deferredRpm = new WeakMap<object, DeferredRpm>();
+
+/** The rpm check keyPolicy left to this request's reservation, if any. */
+export function deferredRpmOf(gw: object): DeferredRpm | undefined {
+  return deferredRpm.get(gw);
+}
+
+/**
  * Step of key routes, right after authentication (before the body is read): the key's
  * requests-per-minute limit, 429 with Retry-After when over. The model allowlist
  * (assertModelAllowed) needs the body; token limits and budgets need the call's estimate, so
- * they are taken later through openKeySpend.
+ * they are taken later through openKeySpend. For a model call of a key with a budget (and no
+ * tpm) on a store that checks rates with reservations, the rpm check rides along with the
+ * reservation (one round trip); a request refused before it (bad body, unknown model) is
+ * counted afterwards without being refused.
  */
 export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
   return async (ctx, next) => {
     const gw = ctx.state.gw;
     const spec = gw.key?.spec;
-    if (spec) {
-      if (spec.rpm !== undefined) {
-        const d = await services.limiter.hit(`rpm:${gw.owner}`, spec.rpm, MINUTE);
-        ctx.set('x-ratelimit-limit-requests', String(spec.rpm));
+    if (spec?.rpm !== undefined) {
+      const rpm = spec.rpm;
+      const report = (d: RateDecision) => {
+        ctx.set('x-ratelimit-limit-requests', String(rpm));
         ctx.set('x-ratelimit-remaining-requests', String(d.remaining));
-        if (!d.allowed) throw keyRateLimited('rpm', spec.rpm, d.retryAfterSeconds);
+      };
+      if (services.ledger.checksRate && gw.route.spec.handler === 'model-call' && spec.budget !== undefined && spec.tpm === undefined) {
+        const pending: DeferredRpm = { limit: rpm, decided: false, report };
+        deferredRpm.set(gw, pending);
+        try {
+          await next();
+        } finally {
+          if (!pending.decided) void services.limiter.hit(`rpm:${gw.owner}`, UNLIMITED, MINUTE).catch(() => undefined);
+        }
+        return;
       }
+      const d = await services.limiter.hit(`rpm:${gw.owner}`, rpm, MINUTE);
+      report(d);
+      if (!d.allowed) throw keyRateLimited('rpm', rpm, d.retryAfterSeconds);
     }
     await next();
   };
@@ -56,8 +90,10 @@ export function allowsModel(patterns: readonly RegExp[] | undefined, model: stri
  * (`rpmCounted`: the keyPolicy step counted one). Settlement failures never fail the call:
  * the answer has been delivered (`onError` hears about them).
  */
-export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void, rpmCounted = true): SpendHold {
+export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void, rpm: boolean | DeferredRpm = true): SpendHold {
   const spec = key?.spec;
+  const deferred = typeof rpm === 'object' ? rpm : undefined;
+  const rpmCounted = rpm === true;
   const budget = spec?.budget;
   let holdId: string = randomUUID();
   let reservation: SettleEntry | undefined;
@@ -79,15 +115,30 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
       const account = `${owner}:${bucket.id}`;
       const limitNano = toNanoUsd(budget.usd);
       let amount = toNanoUsdCeil(worstUsd);
-      let r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId);
+      const rate = deferred && !deferred.decided ? { key: `rpm:${owner}`, limit: deferred.limit, windowSeconds: MINUTE } : undefined;
+      const reserveOnce = async () => {
+        const result = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId, rate);
+        if (deferred && result.rate) {
+          deferred.report(result.rate);
+          if (!result.rate.allowed) {
+            deferred.decided = true;
+            await releaseTokens();
+            throw keyRateLimited('rpm', deferred.limit, result.rate.retryAfterSeconds);
+          }
+        }
+        return result;
+      };
+      let r = await reserveOnce();
       if (!r.ok && fit) {
         const smaller = fit(fromNanoUsd(Math.max(0, limitNano - r.usedNano)));
         if (smaller !== undefined) {
           amount = toNanoUsdCeil(smaller);
           holdId = randomUUID(); // the refused id may be queued for release
-          r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId);
+          r = await reserveOnce();
         }
       }
+      // A deferred rpm check is decided here: counted with the hold, or not at all on a 402.
+      if (deferred) deferred.decided = true;
       if (!r.ok) {
         await releaseTokens();
         // A request refused for budget does not count against the key's rpm.
