@@ -20,7 +20,7 @@ import { runLoad } from './load.js';
 
 const LOAD_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_SCALE_CONNECTIONS ?? 32);
-const CASES = [1, 2, 4];
+const CASES = (process.env.BENCH_SCALE_CASES ?? '1,2,4').split(',').map(Number);
 const cli = resolve(process.cwd(), 'dist/src/cli/main.js');
 
 /** A private redis-server (no persistence) on a free port. */
@@ -102,8 +102,8 @@ async function main(): Promise<void> {
       for (let i = 0; i < n; i++) gateways.push(await spawnGateway(cli, config, { LOG_LEVEL: 'silent' }, key));
       const balancer = await startBalancer(gateways.map((g) => g.url));
       try {
-        // Warm-up (tokenizer, JIT, keep-alive sockets), then the measured run.
-        await runLoad({ url: `${balancer.url}/v1/chat/completions`, connections: CONNECTIONS, duration: 2, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
+        // Warm-up (tokenizer, JIT, keep-alive sockets: 2 s per instance), then the measured run.
+        await runLoad({ url: `${balancer.url}/v1/chat/completions`, connections: CONNECTIONS, duration: Math.min(8, 2 * n), method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
         const before = await commandCalls(admin);
         const cpuBefore = gateways.map((g) => readCpuMs(g.pid) / 1000);
         const load = await runLoad({ url: `${balancer.url}/v1/chat/completions`, connections: CONNECTIONS, duration: LOAD_SECONDS, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body });
