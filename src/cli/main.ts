@@ -6,6 +6,7 @@ import { runReload } from './reload.js';
 import { runServe } from './serve.js';
 import { runMigrate } from './migrate.js';
 import { runUsage } from './usage.js';
+import { runStatus } from './status.js';
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -17,6 +18,7 @@ Commands:
   migrate [--config FILE]                apply the ledger's database migrations (ledger.url)
   usage  --from DATE --to DATE --by key|team|model|provider|day [--format table|csv|json]
                                          usage report from the ledger ([from, to), UTC)
+  status [--config FILE] [--format text|json]  list the instances sharing the store (exit 3: configs differ)
 
 The config path comes from --config, else GATEWAY_CONFIG, else ./gateway.yaml.`;
 
@@ -50,6 +52,8 @@ async function main(argv: string[]): Promise<number> {
       return runMigrate(configPath);
     case 'usage':
       return runUsage(configPath, { from: values.from, to: values.to, by: values.by, format: values.format });
+    case 'status':
+      return runStatus(configPath, format);
     default:
       console.error(`unknown command '${command}'\n\n${USAGE}`);
       return 2;

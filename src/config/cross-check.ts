@@ -5,6 +5,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { suggest } from './did-you-mean.js';
 import type { LoadedProject } from './load-project.js';
 import type { Vocabulary } from './vocabulary.js';
+import { checkScaleOut } from './scale-checks.js';
 import { locate, type YamlSource } from './yaml-source.js';
 
 /**
@@ -65,6 +66,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     if (p.operations && !info.mappedOperations) at(main, ['providers', name, 'operations'], 'E_OPERATIONS_NOT_SUPPORTED', `provider type ${p.type} does not take operation mappings`);
     else if (p.operations) checkMappings(name, p.operations);
   }
+  out.push(...checkScaleOut(config, main));
   if (!config.providers[config.files.default_provider]) {
     at(main, ['files', 'default_provider'], 'E_UNKNOWN_PROVIDER', unknownName('provider', config.files.default_provider, Object.keys(config.providers)));
   }

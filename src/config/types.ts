@@ -123,7 +123,7 @@ export interface LedgerConfig {
 export interface GatewayConfig {
   /** Folder of route files relative to gateway.yaml (default `routes`). */
   routes?: string;
-  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean; shutdown_grace_s: number };
+  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean; shutdown_grace_s: number; trusted_proxies?: string[] | number };
   auth: {
     keys_env: string;
     keys: KeySpec[];
@@ -142,6 +142,9 @@ export interface GatewayConfig {
   store: {
     url: string;
     on_error: 'open' | 'closed';
+    /** Instances sharing budgets during an outage (default: the live heartbeats). */
+    instances?: number;
+    tls?: { ca_file?: string };
     /** Stored Responses: seconds kept, largest record, memory total (defaults in server/services.ts). */
     responses?: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number };
   };

@@ -23,6 +23,7 @@ import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
 import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
+import { resolveClientAddress } from './client-address.js';
 import { requestContext } from './request-context.js';
 import { authenticateAdmin, authenticateAdminOrKey, type AnonymousWhen } from './steps/authenticate-admin.js';
 import { adminHandler } from '../admin/admin-handler.js';
@@ -133,9 +134,10 @@ export interface GatewayApp {
 export function createApp(store: RuntimeStore, shared: SharedServices, logger: Logger, lifecycle: Lifecycle): GatewayApp {
   let active = buildPipeline(store.current(), shared, lifecycle);
   const app = new Koa<AppState>();
-  app.proxy = active.runtime.config.server.trust_proxy;
+  app.proxy = false; // client addresses: server.trusted_proxies (client-address.ts)
   app.silent = true;
   shared.observability.attach(shared.events, logger);
+  app.use(resolveClientAddress(store));
   app.use(trackRequest(shared.events));
   app.use(shared.observability.step);
   app.use(errorBoundary(logger));
@@ -149,7 +151,6 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
       const built = buildPipeline(next, shared, lifecycle);
       store.swap(next);
       active = built;
-      app.proxy = next.config.server.trust_proxy;
     },
   };
 }

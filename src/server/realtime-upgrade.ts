@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
-import { createRealtimeSigner, REALTIME_WS_PATH } from '../store/realtime-signer.js';
+import { createRealtimeSigner, REALTIME_WS_PATH, tokenNonce } from '../store/realtime-signer.js';
 import { GatewayError, errors } from '../errors/gateway-error.js';
 import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
@@ -11,32 +11,43 @@ import { openKeySpend, openRealtimeHold } from './steps/key-policy.js';
 import type { SpendHold } from '../billing/spend-hold.js';
 
 /**
- * Accepts WebSocket upgrades on the gateway's realtime path. The signed token is checked
- * before anything else happens: a tampered or expired URL gets a plain 401 and no socket, and
- * no upstream connection is ever opened for it.
+ * Accepts WebSocket upgrades on the gateway's realtime path. The sealed token is checked
+ * before anything else happens: a tampered, expired or already used URL gets a plain 401 and
+ * no socket, and no upstream connection is ever opened for it. A URL opens one session only:
+ * its nonce is consumed in the shared store (so across every instance), which also bounds the
+ * session's total connected time by its `max_duration_seconds`. A draining gateway opens no
+ * new sessions (src/server/drain.ts).
  */
 export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices, accepting: () => boolean = () => true): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    // A draining gateway opens no new sessions (src/server/drain.ts).
-    if (!accepting()) return refuse(socket, 503, 'Service Unavailable');
+    if (!accepting()) return refuse(socket, shuttingDown());
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, 404, 'Not Found');
-    const claims = verifier.verify(url.searchParams.get('token') ?? '');
-    if (!claims) return refuse(socket, 401, 'Unauthorized');
+    if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, errors.notFound('Not found.'));
+    const token = url.searchParams.get('token') ?? '';
+    const claims = verifier.verify(token);
+    if (!claims) return refuse(socket, invalidSession());
     const entry = store.current().models.get(claims.model);
     const open = entry?.provider.impl.openRealtime;
-    if (!entry || !open) return refuse(socket, 404, 'Not Found');
-    void realtimeHold(shared, store, claims.owner).then((hold) => {
+    if (!entry || !open) return refuse(socket, errors.notFound('Not found.'));
+    const ttl = Math.max(1, claims.exp - Math.floor(Date.now() / 1000) + 1);
+    void shared.nonces.consume(tokenNonce(token), ttl).then(async (fresh) => {
+      if (!fresh) return refuse(socket, invalidSession('This realtime session URL was already used; create a new session.'));
+      let hold: SpendHold | undefined | null;
+      try {
+        hold = await realtimeHold(shared, store, claims.owner);
+      } catch {
+        return refuse(socket, invalidSession());
+      }
       // A managed key revoked or expired since the URL was signed: no session.
-      if (hold === null) return refuse(socket, 401, 'Unauthorized');
+      if (hold === null) return refuse(socket, invalidSession());
       wss.handleUpgrade(req, socket, head, (ws) => {
         // Budget and duration end the session whichever provider serves it (issue 5).
         meterRealtimeSession(ws, claims, entry.pricing, hold);
         open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
       });
-    }, () => refuse(socket, 401, 'Unauthorized'));
+    }, (e: unknown) => refuse(socket, new GatewayError(503, 'api_error', 'store_unavailable', e instanceof GatewayError ? e.message : 'The shared state store is unavailable; retry shortly.')));
   });
   return wss;
 }
@@ -52,13 +63,19 @@ async function realtimeHold(shared: SharedServices, store: RuntimeStore, owner: 
   return found.status === 'ok' ? openKeySpend(found.entry, owner, shared) : null;
 }
 
+function invalidSession(message = 'Invalid or expired realtime session URL.'): GatewayError {
+  return new GatewayError(401, 'authentication_error', 'invalid_session_token', message);
+}
+
+function shuttingDown(): GatewayError {
+  return new GatewayError(503, 'api_error', 'shutting_down', 'The gateway is shutting down; open the session again.');
+}
+
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' };
+
 /** Answers a refused upgrade with the default error envelope (the one writer of error bodies). */
-function refuse(socket: Duplex, status: 401 | 404 | 503, text: string): void {
-  const error = status === 401
-    ? new GatewayError(401, 'authentication_error', 'invalid_session_token', 'Invalid or expired realtime session URL.')
-    : status === 503
-      ? new GatewayError(503, 'api_error', 'shutting_down', 'The gateway is shutting down; open the session again.')
-      : errors.notFound('Not found.');
-  const body = JSON.stringify(renderError(error, 'default').body);
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+function refuse(socket: Duplex, error: GatewayError): void {
+  const rendered = renderError(error, 'default');
+  const body = JSON.stringify(rendered.body);
+  socket.end(`HTTP/1.1 ${rendered.status} ${REASONS[rendered.status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

@@ -5,7 +5,11 @@ import { createFileServices } from '../store/file-services.js';
 import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
+import { computeConfigHash } from '../fleet/config-hash.js';
+import { createFleet, type Fleet } from '../fleet/fleet.js';
+import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
 import { connectRedis } from '../store/redis-connection.js';
+import { storeKindOf } from '../store/redis-url.js';
 import { createStoreGuard } from '../store/redis-fallback.js';
 import { createRedisRateLimiter } from '../store/redis-rate-limiter.js';
 import { createRedisRecordStore } from '../store/redis-record-store.js';
@@ -30,6 +34,10 @@ export interface SharedServices {
   jobs: JobStore;
   fetchMedia: OperationServices['fetchMedia'];
   realtimeSecret: string;
+  /** Single-use ids (realtime URL nonces), shared by the fleet when the store is Redis. */
+  nonces: NonceStore;
+  /** This instance and its fleet: config hash, instance id, store health (for /readyz and `gateway status`). */
+  fleet: Fleet;
   /** Request lifecycle events (access log, metrics, traces and the ledger subscribe). */
   events: RequestEvents;
   /** Stored Responses (`previous_response_id`, `item_reference`), per key. */
@@ -70,10 +78,13 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
     responses: createMemoryResponseStore(responseStoreLimits(config.store.responses)),
   };
-  if (!/^rediss?:\/\//.test(config.store.url)) {
+  const configHash = computeConfigHash(config, runtime.routes.map((r) => r.spec));
+  if (storeKindOf(config.store.url) === 'memory') {
     const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     return {
       ...base,
+      nonces: createMemoryNonceStore(),
+      fleet: createFleet({ configHash, storeKind: 'memory' }),
       limiter: memory.limiter,
       ledger: memory.ledger,
       files: fileServices.files,
@@ -87,7 +98,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       },
     };
   }
-  const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'));
+  const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {
     observability.hooks.storeError('redis');
@@ -95,13 +106,29 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     if (Date.now() - lastWarn < 10_000) return;
     lastWarn = Date.now();
     logger.warn({ store: 'redis', on_error: config.store.on_error, err: { message: (e as Error)?.message } }, 'store unavailable');
-  });
+  }, conn);
   await conn.ready(STORE_CONNECT_WAIT_MS);
-  const limiter = createRedisRateLimiter(conn, guard, memory.limiter);
-  const ledger = createRedisSpendLedger(conn, guard, memory.ledger);
+  let backlog = () => 0;
+  const fleet = createFleet({
+    conn, configHash, storeKind: conn.kind, configuredInstances: config.store.instances, backlog: () => backlog(),
+    onMismatch: (other, own) => logger.warn({ fleet: { own_config_hash: own, other_config_hash: other.config_hash, other_instance: other.instance_id } }, 'another instance serves a different config'),
+  });
+  fleet.start();
+  const instances = () => fleet.instances();
+  const limiter = createRedisRateLimiter(conn, guard, memory.limiter, instances);
+  const ledger = createRedisSpendLedger(conn, guard, {
+    instances,
+    fleetCaughtUp: (since) => fleet.caughtUpSince(since),
+    localRate: (key, limit, windowSeconds, cost) => memory.limiter.hit(key, limit >= Number.MAX_SAFE_INTEGER ? limit : Math.ceil(limit / instances()), windowSeconds, cost),
+    onJournalFlushed: (count) => logger.info({ store: 'redis', settlements: count }, 'store back: outage journal written back'),
+    onSettleRefused: (e) => logger.error({ store: 'redis', err: { message: (e as Error)?.message } }, 'store refused a settlement'),
+  });
+  backlog = () => ledger.backlog();
   const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
   return {
     ...base,
+    nonces: createRedisNonceStore(conn, guard),
+    fleet,
     limiter,
     ledger,
     files: fileServices.files,
@@ -110,6 +137,9 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     usageLedger,
     close: async () => {
       fileServices.close();
+      await fleet.close();
+      const lost = await ledger.close();
+      if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
       await closeLedger();
       await conn.close();
       await observability.close();

@@ -19,19 +19,45 @@ export function storeUnavailable(): GatewayError {
  */
 export interface StoreGuard {
   readonly mode: StoreErrorMode;
+  /** Reports a store failure handled elsewhere (starts the same short pause of remote calls). */
+  onFailure?(error: unknown): void;
+  /**
+   * True for SUSPECT_MS after a failure: calls skip the store and fall back at once instead of
+   * each waiting out the command timeout against a stalled Redis.
+   */
+  suspect?(): boolean;
+  /** Reports a store success handled elsewhere (ends the pause). */
+  onSuccess?(): void;
   run<T>(remote: () => Promise<T>, local: () => Promise<T>): Promise<T>;
 }
 
-/** A guard for one store connection; `onFallback` hears about each failure (for logs). */
-export function createStoreGuard(mode: StoreErrorMode, onFallback?: (error: unknown) => void): StoreGuard {
+/** How long remote calls are skipped after a store failure (one probe per period gets through). */
+export const SUSPECT_MS = 500;
+
+/** A guard for one store connection (`conn`: its reconnects end the pause); `onFallback` hears about each failure (for logs). */
+export function createStoreGuard(mode: StoreErrorMode, onFallback?: (error: unknown) => void, conn?: { onReady(listener: () => void): void }): StoreGuard {
+  let failedAt = 0;
+  // A fresh connection is worth trying at once.
+  conn?.onReady(() => { failedAt = 0; });
+  const fail = (e: unknown) => {
+    failedAt = Date.now();
+    onFallback?.(e);
+  };
+  const suspect = () => Date.now() - failedAt < SUSPECT_MS;
   return {
     mode,
+    onFailure: fail,
+    suspect,
+    onSuccess: () => { failedAt = 0; },
     async run(remote, local) {
       try {
-        return await remote();
+        if (suspect()) throw new Error('store suspended after a recent failure');
+        const out = await remote();
+        failedAt = 0;
+        return out;
       } catch (e) {
         if (isGatewayError(e)) throw e;
-        onFallback?.(e);
+        fail(e);
         if (mode === 'closed') throw storeUnavailable();
         return local();
       }

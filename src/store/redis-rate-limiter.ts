@@ -1,5 +1,5 @@
 import type { RateLimiter } from './rate-limiter.js';
-import type { RedisConnection } from './redis-connection.js';
+import { ownerKey, type RedisConnection } from './redis-connection.js';
 import type { StoreGuard } from './redis-fallback.js';
 
 // Fixed windows on Redis's own clock (TIME), so every instance agrees on window boundaries.
@@ -26,10 +26,12 @@ type HitCommand = (key: string, limit: string, windowSeconds: string, cost: stri
 
 /**
  * A RateLimiter on Redis: one counter per key and fixed window, checked and counted in one Lua
- * script (atomic across instances). Failures go through the guard (`store.on_error`): fail
- * open to `local` (this instance's memory limiter) or refuse with 503.
+ * script (atomic across instances). A limiter key `<name>:<owner>` is stored as
+ * `<prefix>{<owner>}:rl:<name>:<window start ms>` (the owner's hash tag). Failures go through
+ * the guard (`store.on_error`): fail open to `local` (this instance's memory limiter, allowed
+ * its share `ceil(limit / instances)`) or refuse with 503.
  */
-export function createRedisRateLimiter(conn: RedisConnection, guard: StoreGuard, local: RateLimiter): RateLimiter {
+export function createRedisRateLimiter(conn: RedisConnection, guard: StoreGuard, local: RateLimiter, instances: () => number = () => 1): RateLimiter {
   conn.client.defineCommand('gwRateHit', { numberOfKeys: 1, lua: HIT });
   const hit = (conn.client as unknown as { gwRateHit: HitCommand }).gwRateHit.bind(conn.client);
   return {
@@ -37,10 +39,12 @@ export function createRedisRateLimiter(conn: RedisConnection, guard: StoreGuard,
       return guard.run(
         async () => {
           const cap = Number.isFinite(limit) ? Math.floor(limit) : Number.MAX_SAFE_INTEGER;
-          const [allowed, remaining, retryAfterSeconds] = await hit(`${conn.prefix}rl:${key}`, String(cap), String(windowSeconds), String(Math.round(cost)));
+          const i = key.indexOf(':');
+          const redisKey = i < 0 ? ownerKey(conn, key, 'rl') : ownerKey(conn, key.slice(i + 1), `rl:${key.slice(0, i)}`);
+          const [allowed, remaining, retryAfterSeconds] = await hit(redisKey, String(cap), String(windowSeconds), String(Math.round(cost)));
           return { allowed: allowed === 1, remaining: Number(remaining), retryAfterSeconds: Number(retryAfterSeconds) };
         },
-        () => local.hit(key, limit, windowSeconds, cost),
+        () => local.hit(key, Number.isFinite(limit) && limit < Number.MAX_SAFE_INTEGER ? Math.ceil(limit / Math.max(1, instances())) : limit, windowSeconds, cost),
       );
     },
   };

@@ -5,6 +5,11 @@
  * the real cost after it, so concurrent calls cannot jointly overspend.
  */
 
+import type { RateDecision } from './rate-limiter.js';
+
+/** A rate limit counted in the same step as a reservation (a limiter key such as `rpm:<owner>`). */
+export interface RateCheck { key: string; limit: number; windowSeconds: number }
+
 /** Totals of one account. `used` = settled spend + outstanding reservations. */
 export interface SpendTotals { usedNano: number; spentNano: number; requests: number }
 
@@ -15,7 +20,18 @@ export interface ReserveResult {
   usedNano: number;
   /** Opaque: which backing store took the reservation; pass it back in SettleEntry.via. */
   via?: string;
+  /** The id the hold was finally taken under, when the ledger had to take it under a new one. */
+  holdId?: string;
+  /**
+   * The decision of the rate check asked along (`ok` is false when it refused; it counts one
+   * request only when the reservation is taken).
+   */
+  rate?: RateDecision;
 }
+
+/** How long a hold lives when neither settled nor released (a crashed instance's holds expire). */
+export const DEFAULT_HOLD_TTL_SECONDS = 900;
+
 
 /** One account a settlement applies to, with what was reserved on it (0 when nothing was). */
 export interface SettleEntry {
@@ -29,18 +45,40 @@ export interface SettleEntry {
 
 /** Where spend is counted: memory for one instance, Redis when instances share budgets. */
 export interface SpendLedger {
-  /** Atomically adds `amountNano` to the account's `used` when the result stays <= `limitNano`. */
-  reserve(account: string, amountNano: number, limitNano: number, ttlSeconds: number): Promise<ReserveResult>;
-  /** Replaces each entry's reservation by the actual cost and counts one request on it. */
-  settle(entries: readonly SettleEntry[], actualNano: number): Promise<void>;
+  /**
+   * Atomically adds a hold of `amountNano` to the account's `used` when the result stays <=
+   * `limitNano`. The hold is named `holdId` (a retry with the same id takes nothing more) and
+   * expires on its own after the hold TTL unless settled first.
+   */
+  reserve(account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId?: string, rate?: RateCheck): Promise<ReserveResult>;
+  /** Whether `reserve` takes a RateCheck (checked and counted in the same round trip). */
+  readonly checksRate?: boolean;
+  /**
+   * Releases hold `holdId` (when one was taken) on each entry's account, adds the actual cost
+   * and counts one request. Applied at most once per `holdId`, however often it is retried.
+   */
+  settle(entries: readonly SettleEntry[], actualNano: number, holdId?: string): Promise<void>;
   /** Current totals (zeros for an unknown account). */
   read(account: string): Promise<SpendTotals>;
 }
 
 /** A spend ledger in process memory (one gateway instance). Expired accounts read as empty. */
-export function createMemorySpendLedger(now: () => number = Date.now): SpendLedger {
+export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSeconds = DEFAULT_HOLD_TTL_SECONDS): SpendLedger {
   const accounts = new Map<string, SpendTotals & { expiresAt: number }>();
+  // Open holds by id (account, amount, expiry) and the ids already settled (with when).
+  const holds = new Map<string, { account: string; amount: number; expiresAt: number }>();
+  const settled = new Map<string, number>();
   let writes = 0;
+  const expireHolds = () => {
+    const t = now();
+    for (const [id, h] of holds) {
+      if (h.expiresAt > t) continue;
+      holds.delete(id);
+      const a = accounts.get(h.account);
+      if (a) a.usedNano -= h.amount;
+    }
+    if (settled.size > 10_000) for (const [id, at] of settled) if (at < t - 86_400_000) settled.delete(id);
+  };
   const open = (account: string, ttlSeconds: number) => {
     const t = now();
     let a = accounts.get(account);
@@ -53,16 +91,27 @@ export function createMemorySpendLedger(now: () => number = Date.now): SpendLedg
     return a;
   };
   return {
-    async reserve(account, amountNano, limitNano, ttlSeconds) {
+    async reserve(account, amountNano, limitNano, ttlSeconds, holdId) {
+      if (holds.size > 0) expireHolds();
       const a = open(account, ttlSeconds);
+      if (holdId && (holds.has(holdId) || settled.has(holdId))) return { ok: true, usedNano: a.usedNano };
       if (a.usedNano + amountNano > limitNano) return { ok: false, usedNano: a.usedNano };
       a.usedNano += amountNano;
+      if (holdId) holds.set(holdId, { account, amount: amountNano, expiresAt: now() + holdTtlSeconds * 1000 });
       return { ok: true, usedNano: a.usedNano };
     },
-    async settle(entries, actualNano) {
+    async settle(entries, actualNano, holdId) {
+      if (holdId) {
+        if (settled.has(holdId)) return;
+        settled.set(holdId, now());
+      }
+      const hold = holdId ? holds.get(holdId) : undefined;
+      if (holdId) holds.delete(holdId);
       for (const e of entries) {
         const a = open(e.account, e.ttlSeconds);
-        a.usedNano += actualNano - e.reservedNano;
+        // Without an id the caller says what it reserved; with one, the hold itself does.
+        const reserved = !holdId ? e.reservedNano : hold?.account === e.account ? hold.amount : 0;
+        a.usedNano += actualNano - reserved;
         a.spentNano += actualNano;
         a.requests += 1;
       }

@@ -286,7 +286,7 @@ describe('admin API: a team budget across instances sharing Redis', function () 
     await pool.end();
     const dir = mkdtempSync(join(tmpdir(), 'gw-admin-redis-'));
     const store = `redis://127.0.0.1:6379/0?prefix=${db.name}:`;
-    const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, GATEWAY_STORE_URL: store });
+    const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, GATEWAY_STORE_URL: store, GATEWAY_REALTIME_SECRET: 'test-realtime-secret' });
     a = await startGateway({ env: env('a') });
     b = await startGateway({ env: env('b') });
   });

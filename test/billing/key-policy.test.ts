@@ -77,5 +77,16 @@ describe('server/steps/key-policy', () => {
       await hold.settle(0.25, 0);
       expect((await services.ledger.read('plain:total')).spentNano).to.equal(toNanoUsd(0.25));
     });
+
+    it('gives back the rpm request of a call refused with 402 for budget', async () => {
+      const services = { limiter: createMemoryRateLimiter(), ledger: createMemorySpendLedger() };
+      const key = keyOf({ rpm: 2, budget: { usd: 0.001, period: 'day' } });
+      // The keyPolicy step counted this request on rpm before the body was read.
+      expect((await services.limiter.hit('rpm:o', 2, 60)).remaining).to.equal(1);
+      const err = await rejection(openKeySpend(key, 'o', services).reserve(1, 0));
+      expect(isGatewayError(err) && err.status).to.equal(402);
+      expect((await services.limiter.hit('rpm:o', 2, 60)).remaining).to.equal(1);
+      expect((await services.limiter.hit('rpm:o', 2, 60)).allowed).to.equal(true);
+    });
   });
 });

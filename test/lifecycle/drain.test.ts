@@ -131,7 +131,7 @@ describe('readiness while starting (gateway serve)', () => {
   it('answers /readyz 503 starting and API requests 503 until the store is up, /healthz 200 throughout, then ready', async () => {
     const port = await freePort();
     // A Redis that refuses connections: the gateway waits for it (up to its connect wait) before serving.
-    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'store:\n  url: redis://127.0.0.1:1\n  on_error: open\n' }) });
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'store:\n  url: redis://127.0.0.1:1\n  on_error: open\nrealtime:\n  secret: test-realtime-secret\n' }) });
     gw = await startServe(dir, port, {}, false);
     let first: Response | undefined;
     while (!first) {

@@ -9,7 +9,7 @@ import { createLocalBlobStore } from '../../src/store/blob-store.js';
 import { createMemoryFileIndex, type FileIndex } from '../../src/store/file-index.js';
 import { createFileStore } from '../../src/store/file-store.js';
 import { connectRedis, type RedisConnection } from '../../src/store/redis-connection.js';
-import { createStoreGuard } from '../../src/store/redis-fallback.js';
+import { SUSPECT_MS, createStoreGuard } from '../../src/store/redis-fallback.js';
 import { createRedisFileIndex } from '../../src/store/redis-file-index.js';
 
 function record(id: string, owner: string, ms: number): FileRecord {
@@ -123,7 +123,9 @@ describe('store/redis-file-index through a Redis outage', () => {
     expect(await other.get('file-aa02')).to.equal(undefined);
     expect((await other.get('file-aa01'))?.id).to.equal('file-aa01');
     down = false;
-    // The first call that reaches Redis again writes the journal back.
+    // After a failure the guard skips Redis for SUSPECT_MS (no command timeouts against a
+    // stalled Redis); the first call that reaches Redis after that writes the journal back.
+    await new Promise((r) => setTimeout(r, SUSPECT_MS + 50));
     await flaky.get('file-zz99');
     expect((await other.get('file-aa02'))?.id).to.equal('file-aa02');
     expect(await other.get('file-aa01')).to.equal(undefined);

@@ -5,7 +5,6 @@ import { connectRedis, type RedisConnection } from '../../src/store/redis-connec
 import { createStoreGuard } from '../../src/store/redis-fallback.js';
 import { createRedisRateLimiter } from '../../src/store/redis-rate-limiter.js';
 import { createRedisSpendLedger } from '../../src/store/redis-spend-ledger.js';
-import { createMemorySpendLedger } from '../../src/store/spend-ledger.js';
 import { startRedisChild, waitFor, type RedisChild } from './support/redis.js';
 
 describe('store/redis-fallback (own redis-server child)', () => {
@@ -26,8 +25,8 @@ describe('store/redis-fallback (own redis-server child)', () => {
   describe('createStoreGuard', () => {
     it('fails open to memory while Redis is down, closed with 503 store_unavailable, and recovers', async () => {
       const local = createMemoryRateLimiter();
-      const open = createRedisRateLimiter(conn, createStoreGuard('open'), local);
-      const closed = createRedisRateLimiter(conn, createStoreGuard('closed'), createMemoryRateLimiter());
+      const open = createRedisRateLimiter(conn, createStoreGuard('open', undefined, conn), local);
+      const closed = createRedisRateLimiter(conn, createStoreGuard('closed', undefined, conn), createMemoryRateLimiter());
       expect((await open.hit('k', 100, 60)).remaining).to.equal(99);
 
       await redis.stop();
@@ -53,18 +52,63 @@ describe('store/redis-fallback (own redis-server child)', () => {
       expect((await open.hit('k', 100, 60)).remaining).to.equal(98);
     });
 
-    it('settles a reservation taken during an outage on the ledger that took it', async () => {
-      const local = createMemorySpendLedger();
-      const ledger = createRedisSpendLedger(conn, createStoreGuard('open'), local);
+    it('journals a settlement Redis does not confirm and writes it back once (stalled Redis)', async () => {
+      const ledger = createRedisSpendLedger(conn, createStoreGuard('open'), { journalIntervalMs: 200 });
+      expect((await ledger.reserve('j:total', 500, 10_000, 0, 'h1')).ok).to.equal(true);
+      redis.pause();
+      try {
+        // The script reaches the stalled server and times out here; it runs when Redis resumes.
+        await ledger.settle([{ account: 'j:total', reservedNano: 500, ttlSeconds: 0 }], 321, 'h1');
+        expect(ledger.journal.size()).to.equal(1);
+      } finally {
+        redis.resume();
+      }
+      await waitFor(async () => ledger.journal.size() === 0, 10_000, 'journal written back');
+      expect(await ledger.read('j:total')).to.deep.equal({ usedNano: 321, spentNano: 321, requests: 1 });
+      await ledger.close();
+    });
+
+    it('admits only its share of what was left while Redis is away, and writes the spend back', async () => {
+      const ledger = createRedisSpendLedger(conn, createStoreGuard('open'), { instances: () => 2, journalIntervalMs: 200 });
+      // 400 of 1000 used before the outage: this instance (of 2) may take 300 while Redis is away.
+      expect((await ledger.reserve('s:total', 400, 1000, 0, 'before')).ok).to.equal(true);
+      await ledger.settle([{ account: 's:total', reservedNano: 400, ttlSeconds: 0 }], 400, 'before');
+      redis.pause();
+      const taken: string[] = [];
+      try {
+        for (let i = 0; i < 5; i++) {
+          const r = await ledger.reserve('s:total', 100, 1000, 0, `out-${i}`);
+          if (r.ok) {
+            taken.push(`out-${i}`);
+            await ledger.settle([{ account: 's:total', reservedNano: 100, ttlSeconds: 0, via: r.via }], 100, `out-${i}`);
+          }
+          if (i === 0) expect(r.via).to.equal('local');
+        }
+      } finally {
+        redis.resume();
+      }
+      expect(taken).to.deep.equal(['out-0', 'out-1', 'out-2']);
+      await waitFor(async () => ledger.journal.size() === 0, 10_000, 'journal written back');
+      expect(await ledger.read('s:total')).to.deep.equal({ usedNano: 700, spentNano: 700, requests: 4 });
+      await ledger.close();
+    });
+
+    it('refuses reservations with 503 in closed mode, yet still writes the settlement back', async () => {
+      const ledger = createRedisSpendLedger(conn, createStoreGuard('closed'), { journalIntervalMs: 200 });
       await redis.stop();
       await waitFor(async () => conn.client.status !== 'ready', 5000, 'disconnect');
-      const r = await ledger.reserve('o:total', 100, 1000, 0);
-      expect(r.ok).to.equal(true);
+      try {
+        await ledger.reserve('c:total', 1, 10, 0, 'x');
+        expect.fail('closed must refuse');
+      } catch (e) {
+        expect(isGatewayError(e) && e.code).to.equal('store_unavailable');
+      }
+      await ledger.settle([{ account: 'c:total', reservedNano: 0, ttlSeconds: 0 }], 77, 'unlimited-call');
+      expect(ledger.journal.size()).to.equal(1);
       await redis.start();
-      await waitFor(async () => conn.client.status === 'ready', 10_000, 'reconnect');
-      await ledger.settle([{ account: 'o:total', reservedNano: 100, ttlSeconds: 0, via: r.via }], 40);
-      expect(await local.read('o:total')).to.deep.equal({ usedNano: 40, spentNano: 40, requests: 1 });
-      expect(await ledger.read('o:total')).to.deep.equal({ usedNano: 0, spentNano: 0, requests: 0 });
+      await waitFor(async () => ledger.journal.size() === 0, 10_000, 'journal written back');
+      expect(await ledger.read('c:total')).to.deep.equal({ usedNano: 77, spentNano: 77, requests: 1 });
+      await ledger.close();
     });
   });
 });

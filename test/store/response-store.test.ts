@@ -81,7 +81,7 @@ describe('ResponseStore on Redis (127.0.0.1:6379)', () => {
   });
   // Each store gets its own sub-prefix so contract cases never see each other's keys.
   runContract('redis', (limits) => createRedisResponseStore(
-    { client: conn.client, prefix: `${prefix}${n++}:`, ready: conn.ready, close: conn.close },
+    { ...conn, prefix: `${prefix}${n++}:` },
     createStoreGuard('closed'), limits, createMemoryResponseStore(limits),
   ));
 

@@ -10,7 +10,7 @@ import { buildCall, dropUnsupported, resolveModel } from '../resolve-model.js';
 import type { SharedServices } from '../services.js';
 import { openStoredResponses } from '../stored-responses.js';
 import type { AppState } from '../state.js';
-import { assertModelAllowed, openKeySpend } from '../steps/key-policy.js';
+import { assertModelAllowed, deferredRpmOf, openKeySpend } from '../steps/key-policy.js';
 import { runTextCall } from '../text-call.js';
 
 /**
@@ -33,7 +33,7 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   const call = buildCall(gw, entry, body);
   const budgetUsd = readMaxBudget(body);
   // Settlement failures are logged by the store guard; they never fail a delivered answer.
-  const hold = openKeySpend(gw.key, gw.owner, shared);
+  const hold = openKeySpend(gw.key, gw.owner, shared, undefined, deferredRpmOf(gw) ?? true);
   if (gw.route.surface) {
     await runTextCall(ctx, stored?.wrap(gw.route.surface) ?? gw.route.surface, entry, call, headers, { budgetUsd, hold });
     return stored?.finish(ctx);

@@ -21,7 +21,18 @@ export interface ReadinessReport { status: LifecycleState | 'not_ready'; [field:
  * `ready`: the server marks it only after the shared services came up). Each adds its fields;
  * any `ready: false` turns the answer into 503 `not_ready`.
  */
-const readinessChecks: ReadinessCheck[] = [];
+const readinessChecks: ReadinessCheck[] = [reportFleet];
+
+/**
+ * Fleet agreement (issue 12.6): `config_hash`, `instance_id` and the store's kind and health, so
+ * a balancer or an operator sees which instances run which config. An unreachable store makes
+ * the instance unready only with `store.on_error: closed` (it cannot serve governed calls then).
+ */
+async function reportFleet({ runtime, shared }: ReadinessInput): Promise<ReadinessPart> {
+  const info = await shared.fleet.describe();
+  const closed = runtime.config.store.on_error === 'closed';
+  return { ready: info.store.healthy || !closed, fields: { config_hash: info.config_hash, instance_id: info.instance_id, store: info.store } };
+}
 
 /** Builds the readiness report and its status code (200 ready, 503 otherwise). */
 export async function reportReadiness(input: ReadinessInput): Promise<{ status: number; body: ReadinessReport }> {

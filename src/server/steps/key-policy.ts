@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { budgetExhausted, keyRateLimited, modelNotAllowed } from '../../billing/billing-errors.js';
 import type { SpendHold } from '../../billing/spend-hold.js';
 import { currentBucket } from '../../billing/budget-period.js';
 import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../../billing/usd.js';
 import type { KeyEntry } from '../../compile/runtime.js';
-import type { RateLimiter } from '../../store/rate-limiter.js';
+import type { RateDecision, RateLimiter } from '../../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
 import type { AppState } from '../state.js';
 
@@ -16,22 +17,56 @@ const MINUTE = 60;
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
 /**
+ * A key's rpm check left to the call's budget reservation, so a model call with a budget is
+ * admitted in one store round trip (see keyPolicy).
+ */
+export interface DeferredRpm {
+  readonly limit: number;
+  /** Set once the reservation has decided (counted, refused, or a 402 that must not count). */
+  decided: boolean;
+  /** Writes the x-ratelimit headers of the decision. */
+  report(d: RateDecision): void;
+}
+
+const deferredRpm = new WeakMap<object, DeferredRpm>();
+
+/** The rpm check keyPolicy left to this request's reservation, if any. */
+export function deferredRpmOf(gw: object): DeferredRpm | undefined {
+  return deferredRpm.get(gw);
+}
+
+/**
  * Step of key routes, right after authentication (before the body is read): the key's
  * requests-per-minute limit, 429 with Retry-After when over. The model allowlist
  * (assertModelAllowed) needs the body; token limits and budgets need the call's estimate, so
- * they are taken later through openKeySpend.
+ * they are taken later through openKeySpend. For a model call of a key with a budget (and no
+ * tpm) on a store that checks rates with reservations, the rpm check rides along with the
+ * reservation (one round trip); a request refused before it (bad body, unknown model) is
+ * counted afterwards without being refused.
  */
 export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
   return async (ctx, next) => {
     const gw = ctx.state.gw;
     const spec = gw.key?.spec;
-    if (spec) {
-      if (spec.rpm !== undefined) {
-        const d = await services.limiter.hit(`rpm:${gw.owner}`, spec.rpm, MINUTE);
-        ctx.set('x-ratelimit-limit-requests', String(spec.rpm));
+    if (spec?.rpm !== undefined) {
+      const rpm = spec.rpm;
+      const report = (d: RateDecision) => {
+        ctx.set('x-ratelimit-limit-requests', String(rpm));
         ctx.set('x-ratelimit-remaining-requests', String(d.remaining));
-        if (!d.allowed) throw keyRateLimited('rpm', spec.rpm, d.retryAfterSeconds);
+      };
+      if (services.ledger.checksRate && gw.route.spec.handler === 'model-call' && spec.budget !== undefined && spec.tpm === undefined) {
+        const pending: DeferredRpm = { limit: rpm, decided: false, report };
+        deferredRpm.set(gw, pending);
+        try {
+          await next();
+        } finally {
+          if (!pending.decided) void services.limiter.hit(`rpm:${gw.owner}`, UNLIMITED, MINUTE).catch(() => undefined);
+        }
+        return;
       }
+      const d = await services.limiter.hit(`rpm:${gw.owner}`, rpm, MINUTE);
+      report(d);
+      if (!d.allowed) throw keyRateLimited('rpm', rpm, d.retryAfterSeconds);
     }
     await next();
   };
@@ -49,18 +84,25 @@ export function allowsModel(patterns: readonly RegExp[] | undefined, model: stri
 
 /**
  * Opens a key's spend for one call. Spend is recorded for every key on `<owner>:total`; a key
- * with a budget also reserves and settles on the account of the current period. Settlement
- * failures never fail the call: the answer has been delivered (`onError` hears about them).
+ * with a budget also reserves and settles on the account of the current period, under one
+ * hold id (so a retried settle is applied once, and an unsettled hold expires in the store).
+ * A call refused with 402 gives back the request it counted on the key's rpm
+ * (`rpmCounted`: the keyPolicy step counted one). Settlement failures never fail the call:
+ * the answer has been delivered (`onError` hears about them).
  */
-export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void): SpendHold {
+export function openKeySpend(key: KeyEntry | undefined, owner: string, services: KeyPolicyServices, onError?: (e: unknown) => void, rpm: boolean | DeferredRpm = true): SpendHold {
   const spec = key?.spec;
+  const deferred = typeof rpm === 'object' ? rpm : undefined;
+  const rpmCounted = rpm === true;
   const budget = spec?.budget;
+  let holdId: string = randomUUID();
   let reservation: SettleEntry | undefined;
   // A managed key's team budget holds across all the team's keys: reserved after the key's
   // own, and the key's reservation is given back when the team refuses.
   const team = key?.team;
   const teamBudget = team?.budget;
   let teamReservation: SettleEntry | undefined;
+  let teamHoldId: string = randomUUID();
   let tokensCharged = 0;
   let settled = false;
   const hold: SpendHold = {
@@ -79,21 +121,40 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
       const account = `${owner}:${bucket.id}`;
       const limitNano = toNanoUsd(budget.usd);
       let amount = toNanoUsdCeil(worstUsd);
-      let r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+      const rate = deferred && !deferred.decided ? { key: `rpm:${owner}`, limit: deferred.limit, windowSeconds: MINUTE } : undefined;
+      const reserveOnce = async () => {
+        const result = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId, rate);
+        if (deferred && result.rate) {
+          deferred.report(result.rate);
+          if (!result.rate.allowed) {
+            deferred.decided = true;
+            await releaseTokens();
+            throw keyRateLimited('rpm', deferred.limit, result.rate.retryAfterSeconds);
+          }
+        }
+        return result;
+      };
+      let r = await reserveOnce();
       if (!r.ok && fit) {
         const smaller = fit(fromNanoUsd(Math.max(0, limitNano - r.usedNano)));
         if (smaller !== undefined) {
           amount = toNanoUsdCeil(smaller);
-          r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+          holdId = randomUUID(); // the refused id may be queued for release
+          r = await reserveOnce();
         }
       }
+      // A deferred rpm check is decided here: counted with the hold, or not at all on a 402.
+      if (deferred) deferred.decided = true;
       if (!r.ok) {
         await releaseTokens();
+        // A request refused for budget does not count against the key's rpm.
+        if (rpmCounted && spec.rpm !== undefined) await services.limiter.hit(`rpm:${owner}`, UNLIMITED, MINUTE, -1).catch(() => undefined);
         throw budgetExhausted({
           key: spec.name, period: budget.period, budget_usd: budget.usd,
           used_usd: fromNanoUsd(r.usedNano), needed_usd: fromNanoUsd(amount), resets_in_seconds: bucket.resetsInSeconds,
         });
       }
+      if (r.holdId) holdId = r.holdId;
       reservation = { account, reservedNano: amount, ttlSeconds: bucket.ttlSeconds, via: r.via };
       return reserveTeam(amount);
     },
@@ -106,9 +167,14 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
         }
         const entries: SettleEntry[] = reservation ? [reservation] : [];
         if (!reservation || !reservation.account.endsWith(':total')) entries.push({ account: `${owner}:total`, reservedNano: 0, ttlSeconds: 0 });
-        if (teamReservation) entries.push(teamReservation);
-        if (team && !teamReservation?.account.endsWith(':total')) entries.push({ account: `team:${team.id}:total`, reservedNano: 0, ttlSeconds: 0 });
-        if (owner) await services.ledger.settle(entries, toNanoUsd(costUsd));
+        if (owner) await services.ledger.settle(entries, toNanoUsd(costUsd), holdId);
+        if (team) {
+          // The team's accounts are another owner's keys (another Redis Cluster slot): settled on
+          // their own, under the team hold's id.
+          const teamEntries: SettleEntry[] = teamReservation ? [teamReservation] : [];
+          if (!teamReservation?.account.endsWith(':total')) teamEntries.push({ account: `team:${team.id}:total`, reservedNano: 0, ttlSeconds: 0 });
+          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), teamHoldId);
+        }
       } catch (e) {
         onError?.(e);
       }
@@ -119,11 +185,11 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
     const bucket = currentBucket(teamBudget.period);
     const account = `team:${team.id}:${bucket.id}`;
     const limitNano = toNanoUsd(teamBudget.usd);
-    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds);
+    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, teamHoldId);
     if (!r.ok) {
       if (reservation) {
-        // Give the key's reservation back (a negative reservation always fits).
-        await services.ledger.reserve(reservation.account, -reservation.reservedNano, UNLIMITED, reservation.ttlSeconds).catch(() => undefined);
+        // Give the key's hold back: settled at zero cost (idempotent under its hold id).
+        await services.ledger.settle([reservation], 0, holdId).catch(() => undefined);
         reservation = undefined;
       }
       await releaseTokens();
@@ -132,6 +198,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
         used_usd: fromNanoUsd(r.usedNano), needed_usd: fromNanoUsd(amount), resets_in_seconds: bucket.resetsInSeconds,
       });
     }
+    if (r.holdId) teamHoldId = r.holdId;
     teamReservation = { account, reservedNano: amount, ttlSeconds: bucket.ttlSeconds, via: r.via };
     return fromNanoUsd(amount);
   };
@@ -146,5 +213,5 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
 export function openRealtimeHold(services: KeyPolicyServices, keys: readonly KeyEntry[], owner: string): SpendHold | undefined {
   if (!owner) return undefined;
   const key = keys.find((k) => k.hash.toString('hex') === owner);
-  return key ? openKeySpend(key, owner, services) : undefined;
+  return key ? openKeySpend(key, owner, services, undefined, false) : undefined;
 }

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { toNanoUsd } from '../../../src/billing/usd.js';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { countKeys, startRedisChild, type RedisChild } from '../../store/support/redis.js';
 import { errorCode, post } from './support/client.js';
@@ -18,6 +21,7 @@ async function eventually(fn: () => Promise<boolean>, ms = 15_000): Promise<void
 describe('e2e/budget: when Redis goes away (own redis-server child)', function () {
   this.timeout(60_000);
   const limited: TestKey = { key: newKey('limited'), name: 'limited', rpm: 1000, budget: { usd: 10, period: 'day' } };
+  const unlimited: TestKey = { key: newKey('unlimited'), name: 'unlimited' };
   let redis: RedisChild;
 
   before(async () => { redis = await startRedisChild(); });
@@ -48,7 +52,7 @@ describe('e2e/budget: when Redis goes away (own redis-server child)', function (
     let gw: TestGateway;
     before(async () => {
       if (!redis.running()) await redis.start();
-      gw = await startGateway({ configPath: writeProject({ keys: [limited], store: { url: `${redis.url}?prefix=closed:`, on_error: 'closed' } }) });
+      gw = await startGateway({ configPath: writeProject({ keys: [limited, unlimited], store: { url: `${redis.url}?prefix=closed:`, on_error: 'closed' } }) });
     });
     after(() => gw.close());
 
@@ -66,6 +70,24 @@ describe('e2e/budget: when Redis goes away (own redis-server child)', function (
       await redis.start();
       await eventually(async () => (await post(`${gw.url}/v1/chat/completions`, limited.key, chat)).status === 200);
       expect((await fetch(`${gw.url}/v1/models`)).status).to.equal(200);
+    });
+
+    it('serves a key no limit or budget governs while Redis is down, and writes its spend back', async () => {
+      await redis.stop();
+      const served = await post(`${gw.url}/v1/chat/completions`, unlimited.key, chat);
+      expect(served.status).to.equal(200);
+      const cost = Number(served.headers.get('x-gateway-cost'));
+      expect(cost).to.be.greaterThan(0);
+      expect((await post(`${gw.url}/v1/chat/completions`, limited.key, chat)).status).to.equal(503);
+      await redis.start(); // empty: what appears was written back from the journal
+      const owner = createHash('sha256').update(unlimited.key).digest('hex');
+      const probe = new Redis(redis.url);
+      try {
+        await eventually(async () => Number(await probe.hget(`closed:{${owner}}:spend:total`, 'spent')) === toNanoUsd(cost));
+        expect(await probe.hget(`closed:{${owner}}:spend:total`, 'requests')).to.equal('1');
+      } finally {
+        probe.disconnect();
+      }
     });
   });
 });

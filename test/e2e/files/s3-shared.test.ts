@@ -34,7 +34,7 @@ describe('e2e/files/s3-shared', () => {
     redis = freshRedisStore();
     scratch = await mkdtemp(join(tmpdir(), 'gw-s3-local-'));
     project = await writeFilesProject({ store: 's3', s3: { bucket: s3.bucket, endpoint: s3.endpoint, region: 'us-east-1', force_path_style: true, prefix: PREFIX } });
-    const env = (n: number) => ({ GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}`, GATEWAY_STORE_URL: redis.url, GATEWAY_FILES_DIR: join(scratch, `instance-${n}`), ...S3_CREDENTIALS });
+    const env = (n: number) => ({ GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}`, GATEWAY_STORE_URL: redis.url, GATEWAY_REALTIME_SECRET: 'test-realtime-secret', GATEWAY_FILES_DIR: join(scratch, `instance-${n}`), ...S3_CREDENTIALS });
     [a, b] = await Promise.all([startGateway({ configPath: project.configPath, env: env(1) }), startGateway({ configPath: project.configPath, env: env(2) })]);
     sdkA = new OpenAI({ apiKey: TEST_KEY, baseURL: `${a.url}/v1`, maxRetries: 0 });
     sdkB = new OpenAI({ apiKey: TEST_KEY, baseURL: `${b.url}/v1`, maxRetries: 0 });
@@ -176,7 +176,7 @@ describe('e2e/files/s3-shared', () => {
       ttlRedis = freshRedisStore();
       // 0.00003 days is 2.6 s; each instance sweeps every second.
       ttlProject = await writeFilesProject({ store: 's3', ttl_days: 0.00003, sweep_interval_seconds: 1, s3: { bucket: s3.bucket, endpoint: s3.endpoint, force_path_style: true, prefix: 'ttl/', access_key_env: 'MY_S3_KEY', secret_key_env: 'MY_S3_SECRET' } });
-      const env = { GATEWAY_STORE_URL: ttlRedis.url, GATEWAY_FILES_DIR: join(scratch, 'ttl'), MY_S3_KEY: 'S3RVER', MY_S3_SECRET: 'S3RVER' };
+      const env = { GATEWAY_STORE_URL: ttlRedis.url, GATEWAY_REALTIME_SECRET: 'test-realtime-secret', GATEWAY_FILES_DIR: join(scratch, 'ttl'), MY_S3_KEY: 'S3RVER', MY_S3_SECRET: 'S3RVER' };
       [c, d] = await Promise.all([startGateway({ configPath: ttlProject.configPath, env }), startGateway({ configPath: ttlProject.configPath, env })]);
     });
     after(async () => {

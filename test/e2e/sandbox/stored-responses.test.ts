@@ -124,7 +124,7 @@ describe('e2e sandbox: stored responses shared through Redis (127.0.0.1:6379)', 
   const prefix = uniquePrefix('responses-e2e');
   const gateways: TestGateway[] = [];
   before(async () => {
-    const env = { GATEWAY_STORE_URL: `${SHARED_REDIS}?prefix=${encodeURIComponent(prefix)}` };
+    const env = { GATEWAY_STORE_URL: `${SHARED_REDIS}?prefix=${encodeURIComponent(prefix)}`, GATEWAY_REALTIME_SECRET: 'test-realtime-secret' };
     gateways.push(await bootSandbox(env), await bootSandbox(env));
   });
   after(async () => {

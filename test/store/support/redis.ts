@@ -58,14 +58,21 @@ export function freePort(): Promise<number> {
 }
 
 /** A throwaway redis-server child (no persistence) this test may kill and restart. */
-export interface RedisChild { port: number; url: string; stop(): Promise<void>; start(): Promise<void>; running(): boolean }
+export interface RedisChild {
+  port: number; url: string; stop(): Promise<void>; start(): Promise<void>; running(): boolean;
+  /** SIGSTOP: the server stalls with its sockets open (commands time out, nothing is lost). */
+  pause(): void;
+  /** SIGCONT after pause(): queued commands run. */
+  resume(): void;
+  pid(): number | undefined;
+}
 
 /** Starts `redis-server --port <port> --save '' --appendonly no` and waits until it answers. */
-export async function startRedisChild(port?: number): Promise<RedisChild> {
+export async function startRedisChild(port?: number, extraArgs: string[] = []): Promise<RedisChild> {
   const p = port ?? await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = spawn('redis-server', ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extraArgs], { stdio: 'ignore' });
     const deadline = Date.now() + 10_000;
     for (;;) {
       const c = new Redis(`redis://127.0.0.1:${p}`, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -86,10 +93,16 @@ export async function startRedisChild(port?: number): Promise<RedisChild> {
     const c = child;
     child = undefined;
     if (!c || c.exitCode !== null) return;
+    c.kill('SIGCONT');
     await new Promise<void>((resolve) => { c.once('exit', () => resolve()); c.kill('SIGKILL'); });
   };
   await start();
-  return { port: p, url: `redis://127.0.0.1:${p}`, stop, start, running: () => child !== undefined && child.exitCode === null };
+  return {
+    port: p, url: `redis://127.0.0.1:${p}`, stop, start, running: () => child !== undefined && child.exitCode === null,
+    pause: () => { child?.kill('SIGSTOP'); },
+    resume: () => { child?.kill('SIGCONT'); },
+    pid: () => child?.pid,
+  };
 }
 
 /** Polls `check` until it is true (or throws after `ms`). */

@@ -62,7 +62,8 @@ export function writeProject(options: { keys?: TestKey[]; store?: { url: string;
     limits: { anonymous_discovery: { requests: options.discoveryRequests ?? 1000, window_seconds: 60 } },
     store: options.store ?? { url: 'memory', on_error: 'open' },
     files: { dir: options.filesDir ?? join(dir, 'files'), default_provider: 'sandbox' },
-    realtime: options.realtimeSecret ? { secret: options.realtimeSecret } : {},
+    // A shared store needs one realtime secret across instances (lint error otherwise).
+    realtime: options.realtimeSecret ? { secret: options.realtimeSecret } : options.store && options.store.url !== 'memory' ? { secret: 'test-realtime-secret' } : {},
     providers,
     models,
   };

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import type { GatewayConfig, RouteSpec } from '../config/types.js';
+
+// Field names whose values are secrets: they enter the hash only as their sha256.
+const SECRET_FIELD = /(secret|password|passwd|token|api_key|apikey|private_key|access_key|credential)s?$/i;
+
+/**
+ * The fleet's fingerprint of a config: sha256 of the effective config (after `${VAR}`
+ * substitution and defaults) in canonical JSON, without `server.host` and `server.port` (they
+ * differ per instance by design), with every secret replaced by its own sha256 and passwords
+ * in URLs (`store.url`) likewise. The route files count by content (not by the folder they sit
+ * in). Two instances with equal hashes serve the same contract.
+ */
+export function computeConfigHash(config: GatewayConfig, routes: readonly RouteSpec[] = []): string {
+  const { host: _host, port: _port, ...server } = config.server;
+  const { routes: _folder, ...rest } = config;
+  const view = { ...rest, server, route_specs: routes.map(({ file: _file, ...spec }) => spec).sort((a, b) => `${a.method} ${a.path}`.localeCompare(`${b.method} ${b.path}`)) };
+  return createHash('sha256').update(canonicalJson(view, '')).digest('hex');
+}
+
+/** JSON with sorted object keys, secrets hashed; `undefined` fields are left out. */
+function canonicalJson(value: unknown, field: string): string {
+  if (typeof value === 'string') {
+    if (SECRET_FIELD.test(field)) return JSON.stringify(`sha256:${sha256(value)}`);
+    return JSON.stringify(hideUrlPassword(value));
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v, field)).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v, k)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+/** `scheme://user:pass@host` -> `scheme://user:sha256:<hash>@host`. */
+function hideUrlPassword(s: string): string {
+  return s.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)([^@/]+)@/i, (_m, head: string, pass: string) => `${head}sha256:${sha256(pass)}@`);
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
+}
