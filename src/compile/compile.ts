@@ -8,6 +8,9 @@ import type { Env } from '../config/env.js';
 import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
+import { compileRouterModel } from './router-model.js';
+import { resolveUpstreams } from './upstreams.js';
+import { resolvePolicy } from '../routing/policy.js';
 import { buildKeyRing } from './keys.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
@@ -30,17 +33,23 @@ export function compile(project: LoadedProject, env: Env = process.env): { runti
   }
   const models = new Map<string, ModelEntry>();
   for (const spec of config.models) {
+    if (spec.route) continue;
     const operations = operationsOf(spec, project.routes);
+    const provider = providers.get(spec.provider)!;
     models.set(spec.id, Object.freeze({
       spec,
-      provider: providers.get(spec.provider)!,
+      provider,
       upstream: upstreamNameOf(spec),
       operations: new Set(operations),
       parameters: new Set(spec.parameters ?? []),
       card: Object.freeze(buildCard(spec, operations)),
       pricing: parsePricing(spec.pricing),
+      policy: resolvePolicy([config.routing, provider.spec.routing, spec.routing], provider.spec.timeout_ms ?? config.server.upstream_timeout_ms),
+      fallbacks: Object.freeze([...(spec.fallbacks ?? [])]),
+      hedgeAfterMs: spec.hedge_after_ms,
     }));
   }
+  for (const spec of config.models) if (spec.route) models.set(spec.id, compileRouterModel(spec, models, config));
   const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);
   const { keys, generatedKey } = buildKeyRing(config, env);
   const runtime: Runtime = Object.freeze({
@@ -93,13 +102,16 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
       else throw e;
       continue;
     }
+    const upstreams = resolveUpstreams(name, spec, env, { keyVar, urlVar, apiKey, baseUrl }, needsKey);
+    const first = upstreams[0];
     out.set(name, Object.freeze({
       name,
       spec,
       impl,
-      apiKey,
-      baseUrl,
-      missing: needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,
+      apiKey: first?.apiKey ?? apiKey,
+      baseUrl: first?.baseUrl ?? baseUrl,
+      missing: upstreams.length > 0 ? undefined : needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,
+      upstreams,
     }));
   }
   return out;

@@ -2,7 +2,7 @@ import type { GatewayConfig } from './types.js';
 
 /** Values used where gateway.yaml says nothing. */
 export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
-  server: { host: '127.0.0.1', port: 8080, upstream_timeout_ms: 120_000, log_level: 'info', trust_proxy: false },
+  server: { host: '127.0.0.1', port: 8080, log_level: 'info', trust_proxy: false },
   auth: { keys_env: 'GATEWAY_API_KEYS', keys: [] },
   limits: {
     body_bytes: 25 * 1024 * 1024,

@@ -1,6 +1,7 @@
 import { readErrorBody } from '../codecs/shared/error-body.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { mapTransportError, readBody, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
+import { mapCallError } from '../upstream/map-call-error.js';
+import { readBody, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
 import type { OperationCall } from '../providers/types.js';
 
 /** Throws the gateway's error for a non-2xx upstream answer (its body is read and discarded). */
@@ -21,7 +22,7 @@ export async function readJson(res: UpstreamResponse, call: OperationCall): Prom
   try {
     text = await res.body.text();
   } catch (e) {
-    throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapCallError(e, call);
   }
   try {
     return JSON.parse(text) as unknown;
@@ -35,7 +36,7 @@ export async function readBytes(res: UpstreamResponse, call: OperationCall): Pro
   try {
     return new Uint8Array(await res.body.arrayBuffer());
   } catch (e) {
-    throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapCallError(e, call);
   }
 }
 

@@ -1,23 +1,32 @@
 import type { ParameterizedContext } from 'koa';
 import type { CallMeter } from '../billing/call-meter.js';
-import { COST_HEADER, frameMayCarryUsage, injectCostIntoBody, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
-import { formatUsd } from '../billing/usd.js';
+import { COST_HEADER, frameMayCarryUsage, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
+import { countConversationTokens } from '../billing/token-counter.js';
 import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
-import type { Conversation } from '../codecs/internal.js';
-import { errors, isGatewayError } from '../errors/gateway-error.js';
+import type { Conversation, StreamEvent } from '../codecs/internal.js';
+import { isRecord } from '../codecs/shared/json.js';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
+import type { UpstreamResponse } from '../upstream/http-client.js';
+import { discardBody } from '../upstream/call-upstream.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
-import { mapTransportError } from '../upstream/http-client.js';
+import { mapCallError } from '../upstream/map-call-error.js';
 import { readSseBatches } from '../upstream/sse.js';
 import { stripGatewayFields } from './resolve-model.js';
 import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
+import { clientGone, streamFailure } from './text-call.js';
+
+/** Characters per token of the output estimate written when an upstream reports no usage. */
+const CHARS_PER_TOKEN = 3;
 
 /**
  * The request to send for a same-format call: the client's own body (unknown fields kept)
  * with the upstream model name, minus gateway-only fields. Path, headers and stream options
  * come from the dialect's own encoding of the same request, so the upstream is always asked
- * for usage in streams exactly as a translated call would ask.
+ * for usage in streams exactly as a translated call would ask. A model whose catalog entry says
+ * `max_tokens_field: max_completion_tokens` (OpenAI reasoning models) gets the client's
+ * `max_tokens` under that name.
  */
 function passthroughRequest(dialect: DialectCodec, request: Conversation, call: OperationCall) {
   const target = targetOf(call);
@@ -26,89 +35,176 @@ function passthroughRequest(dialect: DialectCodec, request: Conversation, call: 
   const encoded = dialect.encodeRequest({ ...request, system: [], messages: [], tools: undefined }, target);
   const body: Record<string, unknown> = { ...stripGatewayFields(call.body), model: target.upstreamModel };
   if (encoded.body.stream_options !== undefined) body.stream_options = encoded.body.stream_options;
+  const field = call.model.max_tokens_field;
+  if (field === 'max_completion_tokens' && body.max_tokens !== undefined) {
+    body.max_completion_tokens ??= body.max_tokens;
+    delete body.max_tokens;
+  } else if (field === 'max_tokens' && body.max_completion_tokens !== undefined) {
+    body.max_tokens ??= body.max_completion_tokens;
+    delete body.max_completion_tokens;
+  }
   return { ...encoded, body };
 }
 
 /**
- * Same-format, non-streamed: the upstream JSON comes back as it is, with `usage.cost` added
- * (priced from the dialect's reading of the upstream usage).
+ * Same-format, non-streamed: the upstream JSON comes back as it is, under the canonical model
+ * id and with what SPEC 2.4 requires present (`id`, integer `created`, `usage`; usage the
+ * upstream omitted is estimated and marked `estimated: true`).
  */
-export async function passthroughJson(ctx: ParameterizedContext<AppState>, dialect: DialectCodec, request: Conversation, call: OperationCall, headers: Record<string, string>, meter?: CallMeter): Promise<void> {
+export async function passthroughJson(dialect: DialectCodec, request: Conversation, call: OperationCall): Promise<unknown> {
   const res = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (e) {
+    throw mapCallError(e, call);
+  }
   let body: unknown;
   try {
-    body = await res.body.json();
-  } catch (e) {
-    throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
   }
-  ctx.set(headers);
-  if (meter) {
-    try {
-      meter.record(dialect.decodeResponse(body, request).usage);
-    } catch {
-      // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
-    }
-    const cost = await meter.finish();
-    injectCostIntoBody(body, cost);
-    ctx.set(COST_HEADER, formatUsd(cost));
+  if (!isRecord(body)) {
+    if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
+    throw new GatewayError(502, 'upstream_error', 'upstream_bad_response', `Provider '${call.providerName}' sent an answer that is not a JSON object.`, { provider: call.providerName });
   }
-  ctx.body = body;
+  completeAnswer(body, request, dialect.name);
+  return body;
+}
+
+/** Fills what clients rely on in a passthrough answer (canonical model, id, created, usage). */
+function completeAnswer(body: Record<string, unknown>, request: Conversation, format: string): void {
+  body.model = request.model;
+  if (typeof body.id !== 'string' || body.id === '') body.id = `gen-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  if (format === 'openai-chat' && !Number.isInteger(body.created)) body.created = Math.floor(Date.now() / 1000);
+  if (format === 'openai-responses' && !Number.isInteger(body.created_at)) body.created_at = Math.floor(Date.now() / 1000);
+  if (isRecord(body.usage)) return;
+  const input = countConversationTokens(request).tokens;
+  const output = Math.ceil(JSON.stringify(body.choices ?? body.content ?? body.output ?? '').length / CHARS_PER_TOKEN);
+  body.usage = format === 'openai-chat'
+    ? { prompt_tokens: input, completion_tokens: output, total_tokens: input + output, estimated: true }
+    : format === 'openai-responses'
+      ? { input_tokens: input, output_tokens: output, total_tokens: input + output, estimated: true }
+      : { input_tokens: input, output_tokens: output, estimated: true };
+}
+
+/** A same-format stream whose first frames have arrived (nothing written to the client yet). */
+export interface PassthroughStream {
+  readonly dialect: DialectCodec;
+  readonly request: Conversation;
+  readonly call: OperationCall;
+  readonly upstream: UpstreamResponse;
+  readonly batches: AsyncIterator<SseFrame[]>;
+  readonly first: SseFrame[];
 }
 
 /**
- * Same-format stream: each upstream event is forwarded as it arrives. The dialect's decoder
- * reads along (for usage); a usage-only frame the client did not ask for is held back. With a
- * meter, the cost goes into the frame that carries the final usage: a frame with a usage
- * object is held until the decoder has seen the stream's usage (the next frame at most, e.g.
- * Anthropic's message_delta before message_stop), then sent with `usage.cost`; the stream
- * closes with the cost as an SSE comment (before a `[DONE]`) and as the HTTP trailer.
+ * Opens a same-format stream and waits for its first frames, so a failure or stall before the
+ * first byte is still the routing loop's to retry. An upstream error as the first event fails
+ * the attempt like the same status would.
  */
-export async function passthroughStream(
+export async function openPassthrough(dialect: DialectCodec, request: Conversation, call: OperationCall): Promise<PassthroughStream> {
+  const upstream = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
+  const batches = readSseBatches(upstream.body)[Symbol.asyncIterator]();
+  let first: IteratorResult<SseFrame[]>;
+  try {
+    first = await batches.next();
+  } catch (e) {
+    discardBody(upstream.body);
+    throw mapCallError(e, call);
+  }
+  const frames = first.done ? [] : first.value;
+  const probe = dialect.createStreamDecoder(request);
+  for (const frame of frames.slice(0, 1)) {
+    const error = probe.decode(frame).find((ev) => ev.type === 'error');
+    if (error && error.type === 'error') {
+      discardBody(upstream.body);
+      if (call.trace) call.trace.failure = { kind: 'status', status: error.status, headers: {} };
+      throw new GatewayError(error.status, error.errorType, error.code ?? null, error.message);
+    }
+  }
+  return { dialect, request, call, upstream, batches, first: frames };
+}
+
+/**
+ * Same-format stream: each upstream event is forwarded as it arrives (under the canonical model
+ * id). The dialect's decoder reads along (for usage and the stream's end); a usage-only frame
+ * the client did not ask for is held back. The cost goes into the frame that carries the final
+ * usage: a frame with a usage object is held until the decoder has seen the stream's usage (the
+ * next frame at most, e.g. Anthropic's message_delta before message_stop), then sent with
+ * `usage.cost`; the stream closes with the cost as an SSE comment (before a `[DONE]`) and as the
+ * HTTP trailer. An error event, a stream that ends without its terminal event, or an upstream
+ * failure mid-stream ends it with the surface's own error event, billed for what was delivered.
+ */
+export async function writePassthroughStream(
   ctx: ParameterizedContext<AppState>,
   surface: SurfaceCodec,
-  dialect: DialectCodec,
-  request: Conversation,
-  call: OperationCall,
+  stream: PassthroughStream,
   headers: Record<string, string>,
-  meter?: CallMeter,
+  meter: CallMeter,
 ): Promise<void> {
-  const upstream = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
-  const decoder = dialect.createStreamDecoder(request);
+  const { request, call, upstream, batches } = stream;
+  const gw = ctx.state.gw;
+  const decoder = stream.dialect.createStreamDecoder(request);
   const res = ctx.res;
   ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId, ...(meter ? { trailer: COST_HEADER } : {}) });
+  openSse(res, { ...headers, 'x-request-id': gw.requestId, trailer: COST_HEADER });
+  gw.record.ttfbMs = Date.now() - gw.record.startedAt;
+  // The upstream names its own model; the client is told the canonical id (a plain text
+  // replace: no frame is parsed for it).
+  const upstreamName = JSON.stringify(targetOf(call).upstreamModel);
+  const needle = `"model":${upstreamName}`;
+  const canonical = `"model":${JSON.stringify(request.model)}`;
   let held: SseFrame | undefined;
   let costed = false;
   let closed = false;
-  // Frames decided during one network read go out in one write.
+  let failed: GatewayError | undefined;
+  let forwarded = false;
   const outgoing: SseFrame[] = [];
   const flush = () => writeFrames(res, outgoing.splice(0));
   const release = (frames: SseFrame[]) => {
     const out = held ? [held, ...frames] : frames;
     held = undefined;
-    outgoing.push(...(costed && meter ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out));
+    outgoing.push(...(costed ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out));
   };
   const close = async () => {
-    if (closed || !meter) return;
+    if (closed) return;
     closed = true;
     release([]);
     await flush();
-    const cost = await meter.finish();
-    writeCostTrailer(res, cost);
+    writeCostTrailer(res, await meter.finish());
+  };
+  const observe = (events: StreamEvent[]): boolean => {
+    for (const e of events) {
+      if (e.type === 'error') {
+        failed ??= new GatewayError(e.status, e.errorType, e.code ?? null, e.message);
+        return false;
+      }
+      meter.observe(e);
+      if (e.type === 'usage') costed = true;
+    }
+    return true;
   };
   try {
-    for await (const batch of readSseBatches(upstream.body)) {
+    let batch: SseFrame[] | undefined = stream.first;
+    while (batch) {
       if (res.destroyed) break;
-      for (const frame of batch) {
+      for (let frame of batch) {
         const events = decoder.decode(frame);
-        if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
+        if (!observe(events)) {
+          // The upstream's own error event is already in the client's format: it goes out as
+          // it came and ends the stream (no second error event after it).
+          release([frame]);
+          forwarded = true;
+          break;
+        }
+        if (frame.data.includes(needle)) frame = { ...frame, data: frame.data.replace(needle, canonical) };
         // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
         // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
         const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
         if (usageOnly && !request.includeUsage) continue;
-        if (!meter) {
-          outgoing.push(frame);
-        } else if (frame.data.trim() === '[DONE]') {
+        if (frame.data.trim() === '[DONE]') {
           await close();
           outgoing.push(frame);
         } else if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
@@ -121,21 +217,26 @@ export async function passthroughStream(
           release([frame]);
         }
       }
+      if (failed) break;
       await flush();
+      const next = await batches.next();
+      batch = next.done ? undefined : next.value;
     }
-    if (meter) for (const e of decoder.end()) { meter.observe(e); if (e.type === 'usage') costed = true; }
-    await close();
+    if (!failed && !res.destroyed) observe(decoder.end());
   } catch (e) {
-    if (!call.signal.aborted) {
-      const err = mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
-      const ge = isGatewayError(err) ? err : errors.upstreamUnreachable(call.providerName);
+    const mapped = clientGone(call.signal) ? undefined : mapCallError(e, call);
+    failed = mapped && isGatewayError(mapped) ? mapped : clientGone(call.signal) ? undefined : streamFailure(call.signal, call.operation);
+  }
+  try {
+    if (failed && !forwarded && !clientGone(call.signal) && !res.destroyed) {
       release([]);
-      outgoing.push(...surface.createStreamEncoder(request).fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
-      await flush();
+      outgoing.push(...surface.createStreamEncoder(request).fail({ status: failed.status, type: failed.type, code: failed.code, message: failed.message }));
+      await close();
+    } else {
+      await close();
     }
-    await close();
   } finally {
-    if (!upstream.body.destroyed) upstream.body.destroy();
+    discardBody(upstream.body);
     res.end();
   }
 }

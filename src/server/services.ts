@@ -14,6 +14,9 @@ import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Logger } from 'pino';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
+import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
+import { createLatencyTracker, type LatencyTracker } from '../routing/latency.js';
+import { createRedisBreakerStore } from '../routing/redis-breaker-store.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -26,6 +29,10 @@ export interface SharedServices {
   realtimeSecret: string;
   /** Request lifecycle events (access log, metrics, traces and the ledger subscribe). */
   events: RequestEvents;
+  /** Circuit breakers of upstreams (shared through Redis when the store is Redis). */
+  breaker: BreakerStore;
+  /** Observed time to first token per model (the `fastest` strategy). */
+  latency: LatencyTracker;
   close(): Promise<void>;
 }
 
@@ -48,7 +55,9 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     fetchMedia: createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms }),
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
+    latency: createLatencyTracker(),
   };
+  const localBreaker = createMemoryBreakerStore();
   const memory = {
     limiter: createMemoryRateLimiter(),
     ledger: createMemorySpendLedger(),
@@ -62,6 +71,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       ledger: memory.ledger,
       files: createLocalFileStore(filesDir, memory.fileRecords),
       jobs: createJobStore(memory.jobRecords),
+      breaker: localBreaker,
       close: async () => undefined,
     };
   }
@@ -82,6 +92,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ledger,
     files: createLocalFileStore(filesDir, createRedisRecordStore(conn, guard, 'file', memory.fileRecords)),
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
+    breaker: createRedisBreakerStore(conn, localBreaker),
     close: () => conn.close(),
   };
 }

@@ -3,7 +3,8 @@ import type { Conversation, InternalResponse, StreamEvent } from '../codecs/inte
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall, TextBackend } from '../providers/types.js';
-import { mapTransportError, readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
+import { mapCallError } from './map-call-error.js';
+import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
 import { readSse } from './sse.js';
 
 /** What a dialect is told about the model it encodes for. */
@@ -26,10 +27,13 @@ export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequ
       ...(call.provider.headers ?? {}),
       ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
       ...(req.headers ?? {}),
+      ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
     },
     body: JSON.stringify(req.body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    timeouts: call.timeouts,
+    trace: call.trace,
   });
   if (res.status >= 400) {
     const body = await readBody(res);
@@ -53,7 +57,7 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       try {
         body = await res.body.json();
       } catch (e) {
-        throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+        throw mapCallError(e, call);
       }
       return dialect.decodeResponse(body, request);
     },
@@ -66,7 +70,7 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
           for (const ev of decoder.decode(frame)) yield ev;
         }
       } catch (e) {
-        throw mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+        throw mapCallError(e, call);
       } finally {
         if (!res.body.destroyed) res.body.destroy();
       }

@@ -21,6 +21,9 @@ export async function startGateway(options: { env?: Record<string, string>; conf
     GATEWAY_API_KEYS: TEST_KEY,
     GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'),
     LOG_LEVEL: 'silent',
+    // One try per target: the suites that assert how one upstream failure is answered see it
+    // unretried; the resilience suites (test/e2e/routing) set their own attempts.
+    GATEWAY_RETRY_ATTEMPTS: '1',
     ...options.env,
   };
   const project = loadProject(options.configPath ?? process.env.GATEWAY_TEST_CONFIG ?? resolve(process.cwd(), 'gateway.yaml'), env);
