@@ -17,6 +17,9 @@ import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
 import { clientGone, streamFailure } from './text-call.js';
 
+/** The first model field of a frame (see writePassthroughStream). */
+const MODEL_FIELD = /"model":"(?:[^"\\]|\\.)*"/;
+
 /** Characters per token of the output estimate written when an upstream reports no usage. */
 const CHARS_PER_TOKEN = 3;
 
@@ -151,10 +154,9 @@ export async function writePassthroughStream(
   ctx.respond = false;
   openSse(res, { ...headers, 'x-request-id': gw.requestId, trailer: COST_HEADER });
   gw.record.ttfbMs = Date.now() - gw.record.startedAt;
-  // The upstream names its own model; the client is told the canonical id (a plain text
-  // replace: no frame is parsed for it).
-  const upstreamName = JSON.stringify(targetOf(call).upstreamModel);
-  const needle = `"model":${upstreamName}`;
+  // The upstream names its own model (often a dated snapshot); the client is told the
+  // canonical id. The first `"model":"..."` of a frame is the answer's own (it precedes any
+  // content), so a text replace does it without parsing the frame.
   const canonical = `"model":${JSON.stringify(request.model)}`;
   let held: SseFrame | undefined;
   let costed = false;
@@ -199,7 +201,7 @@ export async function writePassthroughStream(
           forwarded = true;
           break;
         }
-        if (frame.data.includes(needle)) frame = { ...frame, data: frame.data.replace(needle, canonical) };
+        if (frame.data.includes('"model":"')) frame = { ...frame, data: frame.data.replace(MODEL_FIELD, canonical) };
         // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
         // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
         const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);

@@ -1,0 +1,106 @@
+/**
+ * The server side of the kit: the repo's gateway.yaml with a routing scenario written on top
+ * (in YAML, as an operator would), four fake deployments (OpenAI primary and second, Anthropic,
+ * Gemini) and a real gateway booted against them.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
+import { startKitUpstream, type KitUpstream } from './fake-upstream.js';
+
+/** A key whose `models` allowlist admits OpenAI models only. */
+export const LIMITED_KEY = 'limited-key-0123456789';
+
+/** The fake deployments of one scenario. */
+export interface KitUpstreams {
+  openai: KitUpstream;
+  openai2: KitUpstream;
+  anthropic: KitUpstream;
+  gemini: KitUpstream;
+  all: KitUpstream[];
+  /** OPENAI_*, OPENAI_*_2, ANTHROPIC_*, GEMINI_* for the gateway. */
+  env: Record<string, string>;
+  violations(): string[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Starts the four fake deployments. */
+export async function startKitUpstreams(): Promise<KitUpstreams> {
+  const [openai, openai2, anthropic, gemini] = await Promise.all([
+    startKitUpstream('openai-primary', 'sk-kit-openai-1'),
+    startKitUpstream('openai-second', 'sk-kit-openai-2'),
+    startKitUpstream('anthropic', 'sk-ant-kit-3'),
+    startKitUpstream('gemini', 'kit-gemini-4'),
+  ]);
+  const all = [openai, openai2, anthropic, gemini];
+  return {
+    openai, openai2, anthropic, gemini, all,
+    env: {
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      OPENAI_API_KEY_2: openai2.apiKey,
+      OPENAI_BASE_URL_2: `${openai2.url}/v1`,
+      ANTHROPIC_API_KEY: anthropic.apiKey,
+      ANTHROPIC_BASE_URL: anthropic.url,
+      GEMINI_API_KEY: gemini.apiKey,
+      GEMINI_BASE_URL: gemini.url,
+    },
+    violations: () => all.flatMap((u) => u.violations),
+    reset: () => { for (const u of all) u.reset(); },
+    close: async () => { await Promise.all(all.map((u) => u.close())); },
+  };
+}
+
+/** YAML edits of a scenario, applied to the parsed repo gateway.yaml. */
+export interface Scenario {
+  routing?: Record<string, unknown>;
+  /** Merged into `providers.<name>` (e.g. `upstreams`, `routing`). */
+  providers?: Record<string, Record<string, unknown>>;
+  /** Merged into the catalog model with this id (e.g. `fallbacks`, `routing`). */
+  models?: Record<string, Record<string, unknown>>;
+  /** Models appended to the catalog (router models). */
+  extraModels?: Array<Record<string, unknown>>;
+  store?: Record<string, unknown>;
+}
+
+/** Writes the scenario's gateway.yaml into a temp folder (routes point at the repo's). */
+export function writeScenario(scenario: Scenario): { path: string; remove(): void } {
+  const base = resolve(process.cwd(), 'gateway.yaml');
+  const config = parse(readFileSync(base, 'utf8')) as Record<string, unknown>;
+  config.routes = resolve(dirname(base), typeof config.routes === 'string' ? config.routes : 'routes');
+  if (scenario.routing) config.routing = scenario.routing;
+  if (scenario.store) config.store = scenario.store;
+  const providers = config.providers as Record<string, Record<string, unknown>>;
+  for (const [name, patch] of Object.entries(scenario.providers ?? {})) providers[name] = { ...providers[name], ...patch };
+  const models = config.models as Array<Record<string, unknown>>;
+  for (const [id, patch] of Object.entries(scenario.models ?? {})) {
+    const m = models.find((x) => x.id === id);
+    if (!m) throw new Error(`no catalog model ${id}`);
+    Object.assign(m, patch);
+  }
+  models.push(...(scenario.extraModels ?? []));
+  const auth = config.auth as { keys?: unknown[] };
+  auth.keys = [{ name: 'limited', sha256: createHash('sha256').update(LIMITED_KEY).digest('hex'), models: ['openai/*'] }];
+  const dir = mkdtempSync(join(tmpdir(), 'gw-routing-'));
+  const file = join(dir, 'gateway.yaml');
+  writeFileSync(file, stringify(config));
+  return { path: file, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Fast test backoff and a low breaker threshold; everything else at the documented defaults. */
+export const TEST_ROUTING = {
+  retry: { attempts: 3, backoff_ms: { initial: 5, max: 20 }, retry_after_max_s: 2 },
+  timeouts: { connect_ms: 1000, first_byte_ms: 1500, idle_ms: 1500, total_ms: 20_000 },
+  breaker: { failures: 50, window_s: 30, cooldown_s: 30 },
+};
+
+/** A gateway on a scenario; `close` stops it and removes its config. */
+export async function startScenarioGateway(kit: KitUpstreams, scenario: Scenario, env: Record<string, string> = {}): Promise<TestGateway> {
+  const config = writeScenario({ routing: TEST_ROUTING, ...scenario });
+  const gw = await startGateway({ configPath: config.path, env: { ...kit.env, GATEWAY_API_KEYS: TEST_KEY, ...env } });
+  return { ...gw, close: async () => { await gw.close(); config.remove(); } };
+}
