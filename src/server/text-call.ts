@@ -163,6 +163,7 @@ async function writeAnswer(
       ctx.set(headers);
       ctx.set(COST_HEADER, formatUsd(cost));
       ctx.body = answer.body;
+      ctx.state.gw.record.ttfbMs = Date.now() - ctx.state.gw.record.startedAt;
       return;
     }
     case 'answer': {
@@ -173,6 +174,7 @@ async function writeAnswer(
       ctx.set(headers);
       ctx.set(COST_HEADER, formatUsd(cost));
       ctx.body = body;
+      ctx.state.gw.record.ttfbMs = Date.now() - ctx.state.gw.record.startedAt;
       return;
     }
     case 'frames':

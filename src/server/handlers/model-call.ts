@@ -97,6 +97,7 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
   record.costUsd = cost;
   if (result.kind === 'json') injectCostIntoBody(result.body, cost);
   sendResult(ctx, result, { ...routingHeaders(routed, p.dropped), [COST_HEADER]: formatUsd(cost) });
+  record.ttfbMs = Date.now() - record.startedAt;
 }
 
 /** Writes an operation's result: JSON, or raw bytes with their content type. */
