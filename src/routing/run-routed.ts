@@ -31,8 +31,13 @@ export interface RoutedCall<E, P, T> {
    * `budget`-classified error skips the target (reason `budget`); other errors stop the loop.
    */
   prepare(target: RoutingTarget<E>): Promise<P>;
-  /** One attempt; throws on failure, leaving the typed failure in `trace` when an upstream was called. */
-  attempt(target: RoutingTarget<E>, prepared: P, upstream: UpstreamRef, trace: AttemptTrace): Promise<T>;
+  /**
+   * One attempt; throws on failure, leaving the typed failure in `trace` when an upstream was
+   * called. Its upstream calls use `signal` (the loop's: a hedged loop has its own).
+   */
+  attempt(target: RoutingTarget<E>, prepared: P, upstream: UpstreamRef, trace: AttemptTrace, signal: AbortSignal): Promise<T>;
+  /** An answer that lost a hedging race after it arrived: close it and release its hold. */
+  discard?(value: T, prepared: P): Promise<void>;
   /** A prepared target that did not answer (release its reservation). */
   release?(prepared: P): Promise<void>;
   /** Whether an error thrown by `prepare` means "this target does not fit the budget". */
@@ -40,6 +45,8 @@ export interface RoutedCall<E, P, T> {
   onAttempt?(report: AttemptReport): void;
   latency?: LatencyTracker;
   random?: () => number;
+  /** Counts upstream calls; shared by the two sides of a hedged call. */
+  stats?: { calls: number };
 }
 
 /** The answer and how it was reached. */
@@ -62,7 +69,7 @@ export interface Routed<E, P, T> {
  * answer is handed back as soon as it is usable. Throws the error to answer when no target did.
  */
 export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Routed<E, P, T>> {
-  let calls = 0;
+  const stats = call.stats ?? { calls: 0 };
   let firstReason: string | undefined;
   let lastError: unknown;
   let budgetError: unknown;
@@ -92,12 +99,11 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
         }
         tried.add(upstream.key);
         attempt++;
-        const trace: AttemptTrace = { calls: 0 };
+        const trace: AttemptTrace = { calls: 0, total: stats };
         const startedAt = Date.now();
         let failure: AttemptFailure;
         try {
-          const value = await call.attempt(target, prepared, upstream, trace);
-          calls += trace.calls;
+          const value = await call.attempt(target, prepared, upstream, trace, call.signal);
           const ttfb = trace.firstByteAt !== undefined ? trace.firstByteAt - startedAt : undefined;
           if (ttfb !== undefined) call.latency?.observe(target.id, ttfb);
           if (trace.calls > 0) {
@@ -105,9 +111,8 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
             call.onAttempt?.({ target: target.id, provider: target.provider, upstream: upstream.name, startedAt, durationMs: Date.now() - startedAt, outcome: 'ok', ttfbMs: ttfb, retried: false });
           }
           answered = true;
-          return { value, target, prepared, upstream, calls, fallbackReason: firstReason };
+          return { value, target, prepared, upstream, calls: stats.calls, fallbackReason: firstReason };
         } catch (e) {
-          calls += trace.calls;
           failure = trace.failure ?? classifyError(e, call.signal);
           lastError = e;
         }

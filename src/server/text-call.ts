@@ -12,10 +12,11 @@ import { dialects } from '../compile/registry.js';
 import { GatewayError, errors, isGatewayError } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
 import { portableConversation } from '../routing/portable-conversation.js';
-import { runRouted, type Routed } from '../routing/run-routed.js';
+import { runHedged } from '../routing/run-hedged.js';
+import type { Routed } from '../routing/run-routed.js';
 import type { RoutingTarget, UpstreamRef } from '../routing/targets.js';
 import type { AttemptTrace } from '../upstream/call-upstream.js';
-import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
+import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
 import { buildCall, dropUnsupported } from './resolve-model.js';
 import { routingHeaders, routingLoopServices, type RoutingServices } from './routing-call.js';
@@ -63,11 +64,12 @@ export async function runTextCall(
   targets: ReadonlyArray<RoutingTarget<ModelEntry>>,
   services: RoutingServices,
   billing: TextBilling,
+  hedgeAfterMs?: number,
 ): Promise<void> {
   const gw = ctx.state.gw;
   const record = gw.record;
   const primaryDialect = dialects.get(targets[0]!.entry.provider.spec.type)?.name;
-  const routed = await runRouted<ModelEntry, TextPrepared, TextAnswer>({
+  const routed = await runHedged<ModelEntry, TextPrepared, TextAnswer>({
     ...routingLoopServices(gw, services),
     targets,
     prepare: async (target) => {
@@ -88,8 +90,13 @@ export async function runTextCall(
     },
     isBudgetError: (e) => isGatewayError(e) && (e.code === 'budget_exceeded' || e.code === 'budget_exhausted'),
     release: (p) => p.hold.settle(0, 0),
-    attempt: (target, p, upstream, trace) => attemptText(p, callFor(p.call, upstream, trace), trace),
-  });
+    attempt: (target, p, upstream, trace, signal) => attemptText(p, callFor(p.call, upstream, trace, signal), trace),
+    discard: async (answer, p) => {
+      if (answer.kind === 'frames') discardBody(answer.stream.upstream.body);
+      else if (answer.kind === 'events') await answer.iterator.return?.();
+      await p.hold.settle(0, 0);
+    },
+  }, hedgeAfterMs);
   const p = routed.prepared;
   record.model = p.entry.spec.id;
   record.provider = p.entry.provider.name;
@@ -111,8 +118,8 @@ export async function runTextCall(
 }
 
 /** The call of one attempt: the target's call aimed at one upstream of its provider. */
-function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace): OperationCall {
-  return { ...call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace };
+function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace, signal: AbortSignal): OperationCall {
+  return { ...call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace, signal };
 }
 
 /**

@@ -9,7 +9,13 @@ export interface AttemptTimeouts { readonly connectMs: number; readonly firstByt
  * out, how the last one failed (if it did) and when its first byte came. Operations that map
  * failures to errors themselves still leave the typed failure here for the loop to judge.
  */
-export interface AttemptTrace { calls: number; failure?: AttemptFailure; firstByteAt?: number }
+export interface AttemptTrace {
+  calls: number;
+  failure?: AttemptFailure;
+  firstByteAt?: number;
+  /** The request's running count of upstream calls (all attempts, both sides of a hedge). */
+  total?: { calls: number };
+}
 
 /** One upstream HTTP request. */
 export interface UpstreamCall {
@@ -59,7 +65,10 @@ function agentFor(connectMs: number): Agent {
  * mapped operations alike, goes through here.
  */
 export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer | UpstreamFailed> {
-  if (call.trace) call.trace.calls++;
+  if (call.trace) {
+    call.trace.calls++;
+    if (call.trace.total) call.trace.total.calls++;
+  }
   try {
     const res = await request(call.url, {
       method: call.method ?? 'POST',

@@ -8,7 +8,7 @@ import { formatUsd } from '../../billing/usd.js';
 import type { ModelEntry } from '../../compile/runtime.js';
 import { errors, isGatewayError } from '../../errors/gateway-error.js';
 import type { OperationCall, OperationResult } from '../../providers/types.js';
-import { runRouted } from '../../routing/run-routed.js';
+import { runHedged } from '../../routing/run-hedged.js';
 import { TOTAL_DEADLINE } from '../../upstream/call-upstream.js';
 import { buildCall, dropUnsupported } from '../resolve-model.js';
 import { resolveTargets } from '../route-targets.js';
@@ -48,17 +48,19 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   // The total deadline (retries, fallbacks and the whole answer): it aborts the request's own
   // signal with a reason the upstream layer reads as a timeout, not as the client leaving.
   const deadline = setTimeout(() => gw.abort.abort(TOTAL_DEADLINE), primary.policy.timeouts.totalMs);
+  // `hedge_after_ms` of the model asked for (a router model's `route.hedge_after_ms`).
+  const hedgeAfterMs = gw.runtime.models.get(String(gw.body.model))?.hedgeAfterMs;
   try {
-    if (gw.route.surface) return await runTextCall(ctx, gw.route.surface, targets, shared, { budgetUsd, openHold });
-    await runOperation(ctx, targets, shared, budgetUsd, openHold);
+    if (gw.route.surface) return await runTextCall(ctx, gw.route.surface, targets, shared, { budgetUsd, openHold }, hedgeAfterMs);
+    await runOperation(ctx, targets, shared, budgetUsd, openHold, hedgeAfterMs);
   } finally {
     clearTimeout(deadline);
   }
 }
 
-async function runOperation(ctx: ParameterizedContext<AppState>, targets: ReturnType<typeof resolveTargets>, shared: SharedServices, budgetUsd: number | undefined, openHold: () => SpendHold): Promise<void> {
+async function runOperation(ctx: ParameterizedContext<AppState>, targets: ReturnType<typeof resolveTargets>, shared: SharedServices, budgetUsd: number | undefined, openHold: () => SpendHold, hedgeAfterMs?: number): Promise<void> {
   const gw = ctx.state.gw;
-  const routed = await runRouted<ModelEntry, OperationPrepared, OperationResult>({
+  const routed = await runHedged<ModelEntry, OperationPrepared, OperationResult>({
     ...routingLoopServices(gw, shared),
     targets,
     prepare: async (target) => {
@@ -74,11 +76,15 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
     },
     isBudgetError: (e) => isGatewayError(e) && (e.code === 'budget_exceeded' || e.code === 'budget_exhausted'),
     release: (p) => p.hold.settle(0, 0),
-    attempt: (target, p, upstream, trace) => {
+    attempt: (target, p, upstream, trace, signal) => {
       const operation = p.entry.provider.impl.operations![gw.route.spec.operation]!;
-      return operation({ ...p.call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace });
+      return operation({ ...p.call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace, signal });
     },
-  });
+    discard: async (result, p) => {
+      if (result.kind === 'bytes' && !(result.body instanceof Uint8Array)) result.body.destroy();
+      await p.hold.settle(0, 0);
+    },
+  }, hedgeAfterMs);
   const p = routed.prepared;
   const result = routed.value;
   const record = gw.record;

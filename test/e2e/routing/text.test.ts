@@ -7,6 +7,7 @@ import { LIMITED_KEY, startKitUpstreams, startScenarioGateway, type KitUpstreams
 const CHAT = 'openai/gpt-4.1-mini';
 const CLAUDE = 'anthropic/claude-haiku-5-5';
 const REASONING = 'openai/gpt-6.1-terra';
+const HEDGED = 'anthropic/claude-sonnet-5-5';
 
 // Two OpenAI deployments: the primary takes (almost) every first try, so a retry is seen
 // going to the second; Claude falls back to an OpenAI-format model; a router model spreads
@@ -21,7 +22,7 @@ const SCENARIO = {
     },
     anthropic: { routing: { timeouts: { first_byte_ms: 400, idle_ms: 400 } } },
   },
-  models: { [CLAUDE]: { fallbacks: [CHAT] } },
+  models: { [CLAUDE]: { fallbacks: [CHAT] }, [HEDGED]: { fallbacks: [CHAT], hedge_after_ms: 250 } },
   extraModels: [{ id: 'gateway/fast', name: 'Fast', route: { strategy: 'fallback', targets: [CLAUDE, { model: CHAT, weight: 2 }] } }],
 };
 
@@ -220,6 +221,26 @@ describe('e2e/routing: retries, fallbacks and deadlines of text calls (official 
       expect(data.model).to.equal(CHAT);
       expect(response.headers.get('x-gateway-model')).to.equal(CHAT);
       expect(kit.anthropic.requests).to.have.length(3);
+    });
+  });
+
+  describe('hedging', () => {
+    it('sends a second attempt to the next target when the first sent no byte by hedge_after_ms; the first answer wins', async () => {
+      kit.anthropic.enqueue({ firstByteDelayMs: 1200 });
+      const started = Date.now();
+      const { data, response } = await anthropic.messages.create({ model: HEDGED, max_tokens: 100, ...ask }).withResponse();
+      expect(Date.now() - started, 'answered by the hedge, not after the slow first byte').to.be.lessThan(1100);
+      expect(data.model).to.equal(CHAT);
+      expect(response.headers.get('x-gateway-fallback-reason')).to.equal('hedge');
+      expect(response.headers.get('x-gateway-attempts')).to.equal('2');
+      expect(kit.anthropic.requests).to.have.length(1);
+      expect(kit.openai.requests).to.have.length(1);
+    });
+
+    it('keeps the first target when it answers before the hedge fires (streamed)', async () => {
+      const final = await anthropic.messages.stream({ model: HEDGED, max_tokens: 100, ...ask }).finalMessage();
+      expect(final.model).to.equal(HEDGED);
+      expect(kit.openai.requests).to.have.length(0);
     });
   });
 
