@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
-import type { AttemptTrace } from '../upstream/call-upstream.js';
+import { TOTAL_DEADLINE, type AttemptTrace } from '../upstream/call-upstream.js';
 import type { BreakerStore } from './breaker-store.js';
 import type { LatencyTracker } from './latency.js';
 import { reasonOf, type AttemptFailure } from './outcome.js';
@@ -75,7 +75,10 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
   let budgetError: unknown;
   const note = (reason: string) => { firstReason ??= reason; };
   for (const target of call.targets) {
-    if (call.signal.aborted) break;
+    if (call.signal.aborted) {
+      if (call.signal.reason === TOTAL_DEADLINE) throw totalDeadline();
+      break;
+    }
     let prepared: P;
     try {
       prepared = await call.prepare(target);
@@ -128,7 +131,7 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
           try {
             await sleep(step.delayMs, undefined, { signal: call.signal });
           } catch {
-            throw lastError;
+            throw call.signal.reason === TOTAL_DEADLINE ? totalDeadline() : lastError;
           }
         }
       }
@@ -157,9 +160,14 @@ function countsAgainstHealth(f: AttemptFailure): boolean {
 
 /** A failure that was not an upstream call's (e.g. an answer the codec cannot read). */
 function classifyError(e: unknown, signal: AbortSignal): AttemptFailure {
-  if (signal.aborted) return { kind: 'aborted' };
+  if (signal.aborted) return signal.reason === TOTAL_DEADLINE ? { kind: 'timeout', phase: 'total' } : { kind: 'aborted' };
   if (isGatewayError(e)) return { kind: 'status', status: e.status, headers: {} };
   throw e;
+}
+
+/** 504 when the request's total deadline passed before any target answered. */
+export function totalDeadline(): GatewayError {
+  return new GatewayError(504, 'timeout_error', 'upstream_timeout', 'No upstream answered within the request\'s total deadline (routing.timeouts.total_ms).');
 }
 
 /** 503 when every upstream of a target has its breaker open. */
