@@ -16,6 +16,9 @@ import { stripGatewayFields } from './resolve-model.js';
 import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
 import { clientGone, streamFailure } from './text-call.js';
+import { mustDecode, outputCharsOf } from './frame-scan.js';
+
+const NO_EVENTS: StreamEvent[] = [];
 
 /** The first model field of a frame (see writePassthroughStream). */
 const MODEL_FIELD = /"model":"(?:[^"\\]|\\.)*"/;
@@ -132,7 +135,8 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
 
 /**
  * Same-format stream: each upstream event is forwarded as it arrives (under the canonical model
- * id). The dialect's decoder reads along (for usage and the stream's end); a usage-only frame
+ * id). The dialect's decoder reads the frames that may carry usage, a finish, an error or the
+ * end (frame-scan.ts; content deltas are only measured, not parsed); a usage-only frame
  * the client did not ask for is held back. The cost goes into the frame that carries the final
  * usage: a frame with a usage object is held until the decoder has seen the stream's usage (the
  * next frame at most, e.g. Anthropic's message_delta before message_stop), then sent with
@@ -190,10 +194,14 @@ export async function writePassthroughStream(
   };
   try {
     let batch: SseFrame[] | undefined = stream.first;
+    let first = true;
     while (batch) {
       if (res.destroyed) break;
       for (let frame of batch) {
-        const events = decoder.decode(frame);
+        const decode = mustDecode(frame, first);
+        first = false;
+        if (!decode) meter.addOutputChars(outputCharsOf(frame.data));
+        const events = decode ? decoder.decode(frame) : NO_EVENTS;
         if (!observe(events)) {
           // The upstream's own error event is already in the client's format: it goes out as
           // it came and ends the stream (no second error event after it).
