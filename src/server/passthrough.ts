@@ -121,14 +121,19 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
     throw mapCallError(e, call);
   }
   const frames = first.done ? [] : first.value;
+  // Nothing at all (a 200 with an empty or non-SSE body) or an error as the first event: the
+  // attempt failed before anything reached the client, so the loop may still retry it.
   const probe = dialect.createStreamDecoder(request);
-  for (const frame of frames.slice(0, 1)) {
-    const error = probe.decode(frame).find((ev) => ev.type === 'error');
-    if (error && error.type === 'error') {
-      discardBody(upstream.body);
-      if (call.trace) call.trace.failure = { kind: 'status', status: error.status, headers: {} };
-      throw new GatewayError(error.status, error.errorType, error.code ?? null, error.message);
-    }
+  const opening = frames.length > 0 ? probe.decode(frames[0]!) : probe.end();
+  const error = opening.find((ev) => ev.type === 'error');
+  if (error && error.type === 'error') {
+    discardBody(upstream.body);
+    if (call.trace) call.trace.failure = { kind: 'status', status: error.status, headers: {} };
+    throw new GatewayError(error.status, error.errorType, error.code ?? null, error.message);
+  }
+  if (frames.length === 0) {
+    if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
+    throw new GatewayError(502, 'upstream_error', 'upstream_bad_response', `Provider '${call.providerName}' answered a stream with no events.`, { provider: call.providerName });
   }
   return { dialect, request, call, upstream, batches, first: frames };
 }

@@ -213,6 +213,8 @@ describe('e2e/routing: retries, fallbacks and deadlines of text calls (official 
       expect(forbidden!.status).to.equal(403);
       const direct = await limited.chat.completions.create({ model: CLAUDE, ...ask }).then(() => undefined, (e: unknown) => e as InstanceType<typeof OpenAI.APIError>);
       expect((forbidden!.error as { code?: string }).code).to.equal((direct!.error as { code?: string }).code);
+      const malformed = await openai.chat.completions.create({ model: CHAT, models: CLAUDE, ...ask } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming).then(() => undefined, (e: unknown) => e as InstanceType<typeof OpenAI.APIError>);
+      expect(malformed!.status, '`models` must be a list').to.equal(400);
       expect(kit.all.flatMap((u) => u.requests)).to.have.length(0);
     });
 
