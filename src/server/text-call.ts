@@ -69,8 +69,11 @@ export async function runTextCall(
   const gw = ctx.state.gw;
   const record = gw.record;
   const primaryDialect = dialects.get(targets[0]!.entry.provider.spec.type)?.name;
+  // Upstream calls are counted as they are made, so a request that fails still reports them.
+  const stats = { calls: 0 };
   const routed = await runHedged<ModelEntry, TextPrepared, TextAnswer>({
     ...routingLoopServices(gw, services),
+    stats,
     targets,
     prepare: async (target) => {
       const entry = target.entry;
@@ -96,7 +99,7 @@ export async function runTextCall(
       else if (answer.kind === 'events') await answer.iterator.return?.();
       await p.hold.settle(0, 0);
     },
-  }, hedgeAfterMs);
+  }, hedgeAfterMs).finally(() => { record.attempts = stats.calls; });
   const p = routed.prepared;
   record.model = p.entry.spec.id;
   record.provider = p.entry.provider.name;

@@ -60,8 +60,10 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
 
 async function runOperation(ctx: ParameterizedContext<AppState>, targets: ReturnType<typeof resolveTargets>, shared: SharedServices, budgetUsd: number | undefined, openHold: () => SpendHold, hedgeAfterMs?: number): Promise<void> {
   const gw = ctx.state.gw;
+  const stats = { calls: 0 };
   const routed = await runHedged<ModelEntry, OperationPrepared, OperationResult>({
     ...routingLoopServices(gw, shared),
+    stats,
     targets,
     prepare: async (target) => {
       const entry = target.entry;
@@ -84,7 +86,7 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
       if (result.kind === 'bytes' && !(result.body instanceof Uint8Array)) result.body.destroy();
       await p.hold.settle(0, 0);
     },
-  }, hedgeAfterMs);
+  }, hedgeAfterMs).finally(() => { gw.record.attempts = stats.calls; });
   const p = routed.prepared;
   const result = routed.value;
   const record = gw.record;
