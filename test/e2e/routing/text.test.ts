@@ -11,6 +11,7 @@ const HEDGED = 'anthropic/claude-sonnet-5-5';
 const SHORT = 'anthropic/claude-opus-5-5';
 const ASTRA = 'openai/gpt-6.2-astra';
 const GEMINI = 'google/gemini-3.8-flash';
+const RESPONSES_MODEL = 'openai-responses/gpt-6.2-sol';
 
 // Two OpenAI deployments: the primary takes (almost) every first try, so a retry is seen
 // going to the second; Claude falls back to an OpenAI-format model; a router model spreads
@@ -156,6 +157,39 @@ describe('e2e/routing: retries, fallbacks and deadlines of text calls (official 
       const failure = await anthropic.messages.stream({ model: CLAUDE, max_tokens: 100, ...ask }).finalMessage().then(() => undefined, (e: unknown) => e as Error);
       expect(failure, 'the Anthropic SDK sees an error event').to.be.instanceOf(Error);
       expect(kit.anthropic.requests).to.have.length(1);
+    });
+  });
+
+  describe('every dialect', () => {
+    it('retries a Gemini 503 for a chat client (plain and streamed)', async () => {
+      kit.gemini.enqueue({ status: 503 });
+      const { data, response } = await openai.chat.completions.create({ model: GEMINI, ...ask }).withResponse();
+      expect(data.model).to.equal(GEMINI);
+      expect(response.headers.get('x-gateway-fallback-reason')).to.equal('503');
+      kit.gemini.enqueue({ reset: true });
+      const chunks: string[] = [];
+      for await (const c of await openai.chat.completions.create({ model: GEMINI, ...ask, stream: true })) chunks.push(c.choices[0]?.delta?.content ?? '');
+      expect(chunks.join('')).to.have.length.greaterThan(0);
+      expect(kit.gemini.requests).to.have.length(4);
+    });
+
+    it('retries an OpenAI Responses upstream for a messages client (plain and streamed)', async () => {
+      kit.openai.enqueue({ status: 500 });
+      const { data, response } = await anthropic.messages.create({ model: RESPONSES_MODEL, max_tokens: 100, ...ask }).withResponse();
+      expect(data.model).to.equal(RESPONSES_MODEL);
+      expect(response.headers.get('x-gateway-attempts')).to.equal('2');
+      kit.openai.enqueue({ status: 429, retryAfterMs: '5' });
+      const text = await anthropic.messages.stream({ model: RESPONSES_MODEL, max_tokens: 100, ...ask }).finalText();
+      expect(text).to.have.length.greaterThan(0);
+      expect(kit.openai.requests.map((r) => r.dialect)).to.deep.equal(['openai-responses', 'openai-responses', 'openai-responses', 'openai-responses']);
+    });
+
+    it('retries a translated responses call to a chat upstream', async () => {
+      kit.openai.enqueue({ status: 502 });
+      const { data, response } = await openai.responses.create({ model: CHAT, input: 'hi' }).withResponse();
+      expect(data.status).to.equal('completed');
+      expect(data.model).to.equal(CHAT);
+      expect(response.headers.get('x-gateway-fallback-reason')).to.equal('502');
     });
   });
 
