@@ -1,8 +1,8 @@
 import type { ParameterizedContext } from 'koa';
 import type { CallMeter } from '../billing/call-meter.js';
-import { COST_HEADER, frameMayCarryUsage, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
+import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.js';
 import { countConversationTokens } from '../billing/token-counter.js';
-import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
+import type { CodecError, DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import { isRecord } from '../codecs/shared/json.js';
 import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
@@ -13,12 +13,13 @@ import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
 import { mapCallError } from '../upstream/map-call-error.js';
 import { readSseBatches } from '../upstream/sse.js';
 import { stripGatewayFields } from './resolve-model.js';
-import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
-import { clientGone, streamFailure } from './text-call.js';
+import { streamFailure } from './text-call.js';
+import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import { mustDecode, outputCharsOf } from './frame-scan.js';
 
 const NO_EVENTS: StreamEvent[] = [];
+const NO_FRAMES: readonly SseFrame[] = [];
 
 /** The first model field of a frame (see writePassthroughStream). */
 const MODEL_FIELD = /"model":"(?:[^"\\]|\\.)*"/;
@@ -139,119 +140,98 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
 }
 
 /**
- * Same-format stream: each upstream event is forwarded as it arrives (under the canonical model
- * id). The dialect's decoder reads the frames that may carry usage, a finish, an error or the
- * end (frame-scan.ts; content deltas are only measured, not parsed); a usage-only frame
- * the client did not ask for is held back. The cost goes into the frame that carries the final
- * usage: a frame with a usage object is held until the decoder has seen the stream's usage (the
- * next frame at most, e.g. Anthropic's message_delta before message_stop), then sent with
- * `usage.cost`; the stream closes with the cost as an SSE comment (before a `[DONE]`) and as the
- * HTTP trailer. An error event, a stream that ends without its terminal event, or an upstream
- * failure mid-stream ends it with the surface's own error event, billed for what was delivered.
+ * Same-format stream: the stream pipeline with the identity stage. Each upstream frame is
+ * forwarded as it came (under the canonical model id). The dialect's decoder reads only the
+ * frames that may carry the start, usage, a finish, an error or the end (frame-scan.ts;
+ * content deltas are measured, not parsed). A usage-only frame the client did not ask for is
+ * held back (chat include_usage asked on its behalf). A frame with a usage object is held until
+ * the decoder has seen the stream's usage (the next frame at most, e.g. Anthropic's
+ * message_delta before message_stop), then sent with `usage.cost`; `[DONE]` is held to the end
+ * so the cost comment precedes it. The upstream's own error event goes out as it came and ends
+ * the stream.
  */
-export async function writePassthroughStream(
+export function writePassthroughStream(
   ctx: ParameterizedContext<AppState>,
   surface: SurfaceCodec,
   stream: PassthroughStream,
   headers: Record<string, string>,
   meter: CallMeter,
 ): Promise<void> {
-  const { request, call, upstream, batches } = stream;
-  const gw = ctx.state.gw;
-  const decoder = stream.dialect.createStreamDecoder(request);
-  const res = ctx.res;
-  ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': gw.requestId, trailer: COST_HEADER });
-  gw.record.ttfbMs = Date.now() - gw.record.startedAt;
+  const { call } = stream;
+  const input: StreamInput<SseFrame> = {
+    first: stream.first,
+    next: () => stream.batches.next(),
+    close: async () => { discardBody(stream.upstream.body); },
+    failure: (e) => {
+      const mapped = mapCallError(e, call);
+      return isGatewayError(mapped) ? mapped : streamFailure(call.signal, call.operation);
+    },
+  };
+  return writeStream(ctx, input, createIdentityStage(surface, stream.dialect, stream.request, meter), headers, meter);
+}
+
+/** The identity stage: frames out as they came in, read by the cheap scan and metered. */
+export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec, request: Conversation, meter: CallMeter): StreamStage<SseFrame> {
+  const decoder = dialect.createStreamDecoder(request);
   // The upstream names its own model (often a dated snapshot); the client is told the
   // canonical id. The first `"model":"..."` of a frame is the answer's own (it precedes any
   // content), so a text replace does it without parsing the frame.
   const canonical = `"model":${JSON.stringify(request.model)}`;
-  let held: SseFrame | undefined;
+  let first = true;
   let costed = false;
-  let closed = false;
-  let failed: GatewayError | undefined;
-  let forwarded = false;
-  const outgoing: SseFrame[] = [];
-  const flush = () => writeFrames(res, outgoing.splice(0));
-  const release = (frames: SseFrame[]) => {
-    const out = held ? [held, ...frames] : frames;
-    held = undefined;
-    outgoing.push(...(costed ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out));
-  };
-  const close = async () => {
-    if (closed) return;
-    closed = true;
-    release([]);
-    await flush();
-    writeCostTrailer(res, await meter.finish());
-  };
-  const observe = (events: StreamEvent[]): boolean => {
+  let held: SseFrame | undefined;
+  let done: SseFrame | undefined;
+  const observe = (events: readonly StreamEvent[]): CodecError | undefined => {
     for (const e of events) {
-      if (e.type === 'error') {
-        failed ??= new GatewayError(e.status, e.errorType, e.code ?? null, e.message);
-        return false;
-      }
+      if (e.type === 'error') return { status: e.status, type: e.errorType, code: e.code ?? null, message: e.message };
       meter.observe(e);
       if (e.type === 'usage') costed = true;
     }
-    return true;
+    return undefined;
   };
-  try {
-    let batch: SseFrame[] | undefined = stream.first;
-    let first = true;
-    while (batch) {
-      if (res.destroyed) break;
-      for (let frame of batch) {
-        const decode = mustDecode(frame, first);
-        first = false;
-        if (!decode) meter.addOutputChars(outputCharsOf(frame.data));
-        const events = decode ? decoder.decode(frame) : NO_EVENTS;
-        if (!observe(events)) {
-          // The upstream's own error event is already in the client's format: it goes out as
-          // it came and ends the stream (no second error event after it).
-          release([frame]);
-          forwarded = true;
-          break;
-        }
-        if (frame.data.includes('"model":"')) frame = { ...frame, data: frame.data.replace(MODEL_FIELD, canonical) };
-        // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
-        // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
-        const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
-        if (usageOnly && !request.includeUsage) continue;
-        if (frame.data.trim() === '[DONE]') {
-          await close();
-          outgoing.push(frame);
-        } else if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
-          // The opening frame (message_start, response.created) carries only initial usage: it
-          // goes out at once so the first event is never delayed; a later usage frame waits for
-          // the final usage so it can carry the cost.
-          release([]);
-          held = frame;
-        } else {
-          release([frame]);
-        }
+  const release = (frames: SseFrame[]): SseFrame[] => {
+    const out = held ? [held, ...frames] : frames;
+    held = undefined;
+    return costed ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out;
+  };
+  return {
+    push(frame) {
+      const decode = mustDecode(frame, first);
+      first = false;
+      if (!decode) meter.addOutputChars(outputCharsOf(frame.data));
+      const events = decode ? decoder.decode(frame) : NO_EVENTS;
+      const error = observe(events);
+      if (frame.data.includes('"model":"')) frame = { ...frame, data: frame.data.replace(MODEL_FIELD, canonical) };
+      // The upstream's own error event is already in the client's format: it goes out as it
+      // came and ends the stream (no second error event after it).
+      if (error) return { frames: release([frame]), error, errorWritten: true };
+      const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
+      if (usageOnly && !request.includeUsage) return { frames: NO_FRAMES };
+      if (frame.data.trim() === '[DONE]') {
+        done = frame;
+        return { frames: NO_FRAMES };
       }
-      if (failed) break;
-      await flush();
-      const next = await batches.next();
-      batch = next.done ? undefined : next.value;
-    }
-    if (!failed && !res.destroyed) observe(decoder.end());
-  } catch (e) {
-    const mapped = clientGone(call.signal) ? undefined : mapCallError(e, call);
-    failed = mapped && isGatewayError(mapped) ? mapped : clientGone(call.signal) ? undefined : streamFailure(call.signal, call.operation);
-  }
-  try {
-    if (failed && !forwarded && !clientGone(call.signal) && !res.destroyed) {
-      release([]);
-      outgoing.push(...surface.createStreamEncoder(request).fail({ status: failed.status, type: failed.type, code: failed.code, message: failed.message }));
-      await close();
-    } else {
-      await close();
-    }
-  } finally {
-    discardBody(upstream.body);
-    res.end();
-  }
+      if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
+        // The opening frame (message_start, response.created) carries only initial usage: it
+        // goes out at once so the first event is never delayed; a later usage frame waits for
+        // the final usage so it can carry the cost.
+        const out = release([]);
+        held = frame;
+        return { frames: out };
+      }
+      return { frames: release([frame]) };
+    },
+    end() {
+      const error = observe(decoder.end());
+      return { frames: NO_FRAMES, error };
+    },
+    close(cost, failed) {
+      costed = true;
+      const out = held ? [injectCostIntoFrame(held, cost)] : [];
+      held = undefined;
+      if (!failed && done) out.push(done);
+      return out;
+    },
+    fail: (error) => surface.createStreamEncoder(request).fail(error),
+  };
 }

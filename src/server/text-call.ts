@@ -1,11 +1,11 @@
 import type { ParameterizedContext } from 'koa';
 import { createCallMeter, type CallMeter } from '../billing/call-meter.js';
 import { planTextCall, type TextPlan } from '../billing/call-plan.js';
-import { COST_HEADER, injectCostIntoBody, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
+import { COST_HEADER, injectCostIntoBody, injectCostIntoFrame } from '../billing/frame-cost.js';
 import type { SpendHold } from '../billing/spend-hold.js';
 import { limitStreamSpend } from '../billing/stream-spend-limiter.js';
 import { formatUsd } from '../billing/usd.js';
-import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
+import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import { dialects } from '../compile/registry.js';
@@ -20,7 +20,7 @@ import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
 import { buildCall, dropUnsupported } from './resolve-model.js';
 import { routingHeaders, routingLoopServices, type RoutingServices } from './routing-call.js';
-import { openSse, writeFrames } from './sse-response.js';
+import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import type { AppState } from './state.js';
 
 /** The budgets a text call runs under. */
@@ -195,14 +195,29 @@ async function writeAnswer(
 }
 
 /**
- * Streams internal events to the client in its surface's grammar, event by event. The first
- * event is already in hand (the routing loop waited for it), so headers go out with it. An
- * error event from the upstream (or its decoder's end) ends the stream with the surface's own
- * error event, never as if finished; so does a failure of the upstream after the first byte.
- * The cost is written into the frames that carry usage, as a closing SSE comment and as the
- * `x-gateway-cost` HTTP trailer, and settled on the key for what was delivered.
+ * The translating stage of the stream pipeline: internal events in, the client surface's own
+ * frames out, metered as they pass; the cost goes into the frames that carry usage. An error
+ * event (from the upstream or its decoder's end) fails the stream.
  */
-export async function streamTranslated(
+export function createTranslateStage(surface: SurfaceCodec, request: Conversation, meter: CallMeter): StreamStage<StreamEvent> {
+  const encoder = surface.createStreamEncoder(request);
+  return {
+    push(event) {
+      if (event.type === 'error') return { frames: NO_FRAMES, error: { status: event.status, type: event.errorType, code: event.code ?? null, message: event.message } };
+      meter.observe(event);
+      const frames = encoder.encode(event);
+      return { frames: event.type === 'usage' ? frames.map((f) => injectCostIntoFrame(f, meter.cost())) : frames };
+    },
+    end: () => ({ frames: NO_FRAMES }),
+    close: (cost, failed) => (failed ? NO_FRAMES : encoder.end().map((f) => injectCostIntoFrame(f, cost))),
+    fail: (error) => encoder.fail(error),
+  };
+}
+
+const NO_FRAMES: readonly SseFrame[] = [];
+
+/** Streams internal events (the first already in hand) through the pipeline in the client's surface. */
+export function streamTranslated(
   ctx: ParameterizedContext<AppState>,
   surface: SurfaceCodec,
   request: Conversation,
@@ -211,52 +226,18 @@ export async function streamTranslated(
   headers: Record<string, string>,
   meter: CallMeter,
 ): Promise<void> {
-  const gw = ctx.state.gw;
-  const encoder = surface.createStreamEncoder(request);
-  const res = ctx.res;
-  ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': gw.requestId, trailer: COST_HEADER });
-  gw.record.ttfbMs = Date.now() - gw.record.startedAt;
-  let failed: GatewayError | undefined;
-  try {
-    let step = first;
-    while (!step.done) {
-      if (res.destroyed) break;
-      const event = step.value;
-      if (event.type === 'error') {
-        failed = new GatewayError(event.status, event.errorType, event.code ?? null, event.message);
-        break;
-      }
-      meter.observe(event);
-      let frames = encoder.encode(event);
-      if (event.type === 'usage') frames = frames.map((f) => injectCostIntoFrame(f, meter.cost()));
-      await writeFrames(res, frames);
-      step = await iterator.next();
-    }
-  } catch (e) {
-    failed = isGatewayError(e) ? e : streamFailure(gw.abort.signal, gw.route.spec.operation);
-  }
-  try {
-    if (failed && !clientGone(gw.abort.signal)) {
-      await iterator.return?.();
-      await writeFrames(res, encoder.fail({ status: failed.status, type: failed.type, code: failed.code, message: failed.message }));
-      writeCostTrailer(res, await meter.finish());
-    } else if (!failed && !res.destroyed) {
-      const cost = await meter.finish();
-      writeCostTrailer(res, cost);
-      await writeFrames(res, encoder.end().map((f) => injectCostIntoFrame(f, cost)));
-    } else {
-      await iterator.return?.();
-      await meter.finish();
-    }
-  } finally {
-    res.end();
-  }
-}
-
-/** Whether the client itself went away (not the total deadline). */
-export function clientGone(signal: AbortSignal): boolean {
-  return signal.aborted && signal.reason !== TOTAL_DEADLINE;
+  const signal = ctx.state.gw.abort.signal;
+  const operation = ctx.state.gw.route.spec.operation;
+  const input: StreamInput<StreamEvent> = {
+    first: first.done ? [] : [first.value],
+    next: async () => {
+      const step = await iterator.next();
+      return step.done ? { done: true, value: undefined } : { done: false, value: [step.value] };
+    },
+    close: async () => { await iterator.return?.(); },
+    failure: (e) => (isGatewayError(e) ? e : streamFailure(signal, operation)),
+  };
+  return writeStream(ctx, input, createTranslateStage(surface, request, meter), headers, meter);
 }
 
 /** The error a stream ends with when its upstream fails after the first byte. */
