@@ -193,6 +193,35 @@ describe('e2e/routing: retries, fallbacks and deadlines of text calls (official 
     });
   });
 
+  describe('after the first byte', () => {
+    it('ends a stream whose chunks stall past idle_ms with an error event in the client\'s format, billed', async () => {
+      kit.anthropic.enqueue({ stallAfterEvents: 2 });
+      const res = await fetch(`${gw.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': gw.key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: CLAUDE, max_tokens: 100, stream: true, ...ask }),
+      });
+      const text = await res.text();
+      expect(res.status).to.equal(200);
+      expect(text).to.match(/^event: message_start$/m);
+      expect(text).to.match(/^event: error$/m);
+      expect(text).to.match(/timeout/);
+      expect(text).not.to.match(/^event: message_stop$/m);
+      expect(text).to.match(/^: x-gateway-cost: [0-9.]+$/m);
+      expect(kit.anthropic.requests, 'never retried after the first byte').to.have.length(1);
+    });
+
+    it('ends a translated stream cut mid-way with the surface\'s error event (chat client, Anthropic upstream)', async () => {
+      kit.anthropic.enqueue({ cutAfterEvents: 3, eventDelayMs: 30 });
+      const chunks: string[] = [];
+      const failure = await (async () => {
+        for await (const c of await openai.chat.completions.create({ model: CLAUDE, ...ask, stream: true })) chunks.push(c.choices[0]?.delta?.content ?? '');
+      })().then(() => undefined, (e: unknown) => e as Error);
+      expect(failure, 'the SDK throws the error event').to.be.instanceOf(Error);
+      expect(kit.anthropic.requests).to.have.length(1);
+    });
+  });
+
   describe('fallbacks', () => {
     it('falls back from an Anthropic-format model to an OpenAI-format one for a messages client, naming the model that answered', async () => {
       kit.anthropic.enqueue({ status: 529 }, { status: 529 }, { status: 529 });
