@@ -2,10 +2,10 @@ import type { Conversation, Message, Part } from '../codecs/internal.js';
 
 /**
  * The conversation a fallback in another wire format can accept: provider-only state is
- * dropped, because only the provider that made it can verify it. Thinking blocks lose their
- * signatures and become plain assistant text would misattribute reasoning, so signed thinking
- * and encrypted reasoning are removed; tool calls keep their ids but lose provider signatures
- * (Gemini thoughtSignature). Returns the input unchanged when there is nothing to drop.
+ * dropped, because only the provider that made it can verify it. Thinking blocks and encrypted
+ * reasoning are removed (turning them into assistant text would put reasoning in the model's
+ * mouth); tool calls keep their ids but lose provider signatures (Gemini thoughtSignature).
+ * Returns the input unchanged when there is nothing to drop.
  */
 export function portableConversation(request: Conversation): Conversation {
   if (!request.messages.some((m) => m.parts.some(isProviderState))) return request;

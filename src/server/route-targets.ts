@@ -4,9 +4,8 @@ import { orderTargets } from '../routing/strategy.js';
 import type { LatencyTracker } from '../routing/latency.js';
 import type { RoutingTarget } from '../routing/targets.js';
 import type { GatewayState } from './state.js';
-import { assertModelAllowed } from './steps/key-policy.js';
 import { resolveModel } from './resolve-model.js';
-import { allowsModel } from './steps/key-policy.js';
+import { allowsModel, assertModelAllowed } from './steps/key-policy.js';
 
 /** Characters per token of the rough prompt estimate used to rank targets by price. */
 const CHARS_PER_TOKEN = 4;
