@@ -6,24 +6,24 @@ import type { RoutingPolicy } from './policy.js';
  * instance learning an upstream is down spares the others). Keys are `<provider>/<upstream>`.
  */
 export interface BreakerStore {
-  /** Whether a call may go to the upstream now (a `probe` verdict claims the one probe). */
-  check(key: string, policy: RoutingPolicy['breaker']): Promise<BreakerVerdict>;
+  /** Whether a call may go to the upstream now (a `probe` verdict claims the one probe). Synchronous in memory. */
+  check(key: string, policy: RoutingPolicy['breaker']): BreakerVerdict | Promise<BreakerVerdict>;
   /** Records an attempt's outcome (success closes; failures count and open). */
-  record(key: string, ok: boolean, policy: RoutingPolicy['breaker']): Promise<void>;
+  record(key: string, ok: boolean, policy: RoutingPolicy['breaker']): void | Promise<void>;
 }
 
 /** A breaker store in this process's memory. */
 export function createMemoryBreakerStore(now: () => number = Date.now): BreakerStore & { state(key: string): BreakerState } {
   const states = new Map<string, BreakerState>();
   return {
-    async check(key, policy) {
+    check(key, policy) {
       const state = states.get(key);
       if (!state) return 'closed';
       const { verdict, next } = checkBreaker(state, now(), policy);
       if (next !== state) states.set(key, next);
       return verdict;
     },
-    async record(key, ok, policy) {
+    record(key, ok, policy) {
       const state = states.get(key);
       // The happy path writes nothing: a success on a clean upstream changes no state.
       if (ok && !state) return;

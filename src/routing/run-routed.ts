@@ -147,7 +147,9 @@ async function nextUpstream<E, P, T>(call: RoutedCall<E, P, T>, target: RoutingT
   for (;;) {
     const u = chooseUpstream(target.upstreams, tried, open, call.random);
     if (!u) return undefined;
-    if ((await call.breaker.check(u.key, target.policy.breaker)) !== 'open') return u;
+    let verdict = call.breaker.check(u.key, target.policy.breaker);
+    if (typeof verdict !== 'string') verdict = await verdict;
+    if (verdict !== 'open') return u;
     open.add(u.key);
   }
 }

@@ -179,6 +179,10 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
   const canonical = `"model":${JSON.stringify(request.model)}`;
   let first = true;
   let costed = false;
+  let skippedChars = 0;
+  let skippedFrames = 0;
+  let shortest = Infinity;
+  let shortestData = '';
   let held: SseFrame | undefined;
   let done: SseFrame | undefined;
   const observe = (events: readonly StreamEvent[]): CodecError | undefined => {
@@ -198,7 +202,13 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
     push(frame) {
       const decode = mustDecode(frame, first);
       first = false;
-      if (!decode) meter.addOutputChars(outputCharsOf(frame.data));
+      if (!decode) {
+        // Delivered output of undecoded frames, for the bill of a stream that ends without
+        // usage: only lengths are kept here (the text is scanned once, at the end, if needed).
+        skippedChars += frame.data.length;
+        skippedFrames++;
+        if (frame.data.length < shortest) { shortest = frame.data.length; shortestData = frame.data; }
+      }
       const events = decode ? decoder.decode(frame) : NO_EVENTS;
       const error = observe(events);
       if (frame.data.includes('"model":"')) frame = { ...frame, data: frame.data.replace(MODEL_FIELD, canonical) };
@@ -224,6 +234,13 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
     end() {
       const error = observe(decoder.end());
       return { frames: NO_FRAMES, error };
+    },
+    beforeFinish() {
+      // Without usage from the upstream, the meter bills the output it saw: each undecoded
+      // frame's length minus its envelope (the shortest frame's length less its own output).
+      if (costed || skippedFrames === 0) return;
+      const envelope = shortest - outputCharsOf(shortestData);
+      meter.addOutputChars(Math.max(0, skippedChars - skippedFrames * envelope));
     },
     close(cost, failed) {
       costed = true;

@@ -42,13 +42,24 @@ export function resolveTargets(gw: GatewayState, latency: LatencyTracker): Routi
     }
     if (!entry.operations.has(operation) || entry.provider.missing) return;
     seen.add(entry.spec.id);
-    out.push({ id: entry.spec.id, provider: entry.provider.name, upstreams: entry.provider.upstreams, policy: entry.policy, entry });
+    out.push(targetOf(entry));
   };
+  // The common case (one model, no fallbacks, no `models`): its target is built once per entry.
+  if (!explicit && !primary.router && primary.fallbacks.length === 0 && primary.operations.has(operation) && !primary.provider.missing) return [targetOf(primary)];
   add(primary);
   const fallbacks = explicit ?? primary.fallbacks.filter((id) => allowsModel(gw.key?.modelPatterns, id));
   for (const id of fallbacks) add(gw.runtime.models.get(id as string));
   if (out.length === 0) throw errors.providerNotConfigured(primary.spec.id, primary.provider.missing ?? 'a configured target');
   return out;
+}
+
+const targets = new WeakMap<ModelEntry, RoutingTarget<ModelEntry>>();
+
+/** The routing target of a catalog entry (built once per entry; entries are frozen). */
+function targetOf(entry: ModelEntry): RoutingTarget<ModelEntry> {
+  let t = targets.get(entry);
+  if (!t) targets.set(entry, (t = Object.freeze({ id: entry.spec.id, provider: entry.provider.name, upstreams: entry.provider.upstreams, policy: entry.policy, entry })));
+  return t;
 }
 
 /** A rough USD estimate of this request on a model (for `cheapest`): prompt by length, output by its limit. */

@@ -32,6 +32,8 @@ export interface StreamStage<I> {
   close(costUsd: number, failed: boolean): readonly SseFrame[];
   /** The client surface's own error frames. */
   fail(error: CodecError): readonly SseFrame[];
+  /** Called once before the meter settles (a stage that metered lazily adds what it saw). */
+  beforeFinish?(): void;
 }
 
 /** An upstream stream whose first batch has arrived (the routing loop waited for it). */
@@ -97,6 +99,7 @@ export async function writeStream<I>(
   }
   try {
     await input.close();
+    stage.beforeFinish?.();
     const cost = await meter.finish();
     if (res.destroyed || (!failed && clientGone(gw.abort.signal))) return;
     if (failed) {

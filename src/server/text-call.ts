@@ -120,9 +120,18 @@ export async function runTextCall(
   }
 }
 
-/** The call of one attempt: the target's call aimed at one upstream of its provider. */
+/**
+ * The call of one attempt: the target's call aimed at one upstream of its provider. The
+ * target's call object is reused (a target's attempts run one after another; the two sides of
+ * a hedge are different targets), so an attempt allocates nothing here.
+ */
 function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace, signal: AbortSignal): OperationCall {
-  return { ...call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace, signal };
+  call.apiKey = upstream.apiKey;
+  call.baseUrl = upstream.baseUrl;
+  call.upstreamName = upstream.name;
+  call.trace = trace;
+  call.signal = signal;
+  return call;
 }
 
 /**
