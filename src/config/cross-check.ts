@@ -139,8 +139,21 @@ function checkRouting(config: NonNullable<LoadedProject['config']>, main: YamlSo
     else if (!ids.includes(id)) at(path, 'E_UNKNOWN_MODEL', unknownName(`${what} model`, id, ids));
     else if (routers.has(id)) at(path, 'E_ROUTER_TARGET', `${what} '${id}' is a router model; name the models it routes to`);
   };
+  const byId = new Map(config.models.map((m) => [m.id, m]));
   config.models.forEach((m, i) => {
-    (m.fallbacks ?? []).forEach((f, j) => checkRef(f, m.id, ['models', i, 'fallbacks', j], 'fallback'));
+    (m.fallbacks ?? []).forEach((f, j) => {
+      checkRef(f, m.id, ['models', i, 'fallbacks', j], 'fallback');
+      const target = byId.get(f);
+      if (target?.endpoints && m.endpoints && !m.endpoints.some((e) => target.endpoints.includes(e))) {
+        at(['models', i, 'fallbacks', j], 'E_FALLBACK_ENDPOINTS', `fallback '${f}' serves none of ${m.id}'s endpoints (${m.endpoints.join(', ')})`);
+      }
+    });
+    if (m.route) {
+      const targets = m.route.targets.map((t) => byId.get(typeof t === 'string' ? t : t.model)).filter((t) => t?.endpoints !== undefined);
+      if (targets.length > 1 && !targets[0]!.endpoints.some((e) => targets.every((t) => t!.endpoints.includes(e)))) {
+        at(['models', i, 'route', 'targets'], 'E_ROUTER_ENDPOINTS', `the targets of router model '${m.id}' share no endpoint, so it could serve nothing`);
+      }
+    }
     (m.route?.targets ?? []).forEach((t, j) => {
       if (typeof t === 'string') checkRef(t, m.id, ['models', i, 'route', 'targets', j], 'route target');
       else checkRef(t.model, m.id, ['models', i, 'route', 'targets', j, 'model'], 'route target');
