@@ -1,3 +1,5 @@
+import type { SpendHold } from '../billing/spend-hold.js';
+import { isGatewayError } from '../errors/gateway-error.js';
 import type { BreakerStore } from '../routing/breaker-store.js';
 import type { LatencyTracker } from '../routing/latency.js';
 import type { AttemptReport, Routed } from '../routing/run-routed.js';
@@ -28,6 +30,16 @@ export function routingLoopServices(gw: GatewayState, services: RoutingServices)
       });
     },
   };
+}
+
+/** Whether a target's budget check refused it (it is skipped with reason `budget`). */
+export function isBudgetError(e: unknown): boolean {
+  return isGatewayError(e) && (e.code === 'budget_exceeded' || e.code === 'budget_exhausted');
+}
+
+/** Releases the key hold of a target that did not answer. */
+export function releaseHold(prepared: { hold: SpendHold }): Promise<void> {
+  return prepared.hold.settle(0, 0);
 }
 
 /** The headers that say who answered: model, provider, upstream calls made, why not the first choice. */

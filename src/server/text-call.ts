@@ -19,7 +19,7 @@ import type { AttemptTrace } from '../upstream/call-upstream.js';
 import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
 import { buildCall, dropUnsupported } from './resolve-model.js';
-import { routingHeaders, routingLoopServices, type RoutingServices } from './routing-call.js';
+import { isBudgetError, releaseHold, routingHeaders, routingLoopServices, type RoutingServices } from './routing-call.js';
 import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import type { AppState } from './state.js';
 
@@ -91,14 +91,10 @@ export async function runTextCall(
       const same = dialect && dialect.name === surface.name && !plan.translate && target === targets[0] ? dialect : undefined;
       return { entry, call, request, plan, hold, dropped, dialect: same };
     },
-    isBudgetError: (e) => isGatewayError(e) && (e.code === 'budget_exceeded' || e.code === 'budget_exhausted'),
-    release: (p) => p.hold.settle(0, 0),
+    isBudgetError,
+    release: releaseHold,
     attempt: (target, p, upstream, trace, signal) => attemptText(p, callFor(p.call, upstream, trace, signal), trace),
-    discard: async (answer, p) => {
-      if (answer.kind === 'frames') discardBody(answer.stream.upstream.body);
-      else if (answer.kind === 'events') await answer.iterator.return?.();
-      await p.hold.settle(0, 0);
-    },
+    discard: discardAnswer,
   }, hedgeAfterMs).finally(() => { record.attempts = stats.calls; });
   const p = routed.prepared;
   record.model = p.entry.spec.id;
@@ -118,6 +114,13 @@ export async function runTextCall(
   } finally {
     await meter.abandon();
   }
+}
+
+/** Lets go of an answer that lost a hedging race: its upstream and its hold. */
+async function discardAnswer(answer: TextAnswer, p: TextPrepared): Promise<void> {
+  if (answer.kind === 'frames') discardBody(answer.stream.upstream.body);
+  else if (answer.kind === 'events') await answer.iterator.return?.();
+  await p.hold.settle(0, 0);
 }
 
 /**

@@ -6,13 +6,13 @@ import type { UnitRequest } from '../../billing/operation-units.js';
 import type { SpendHold } from '../../billing/spend-hold.js';
 import { formatUsd } from '../../billing/usd.js';
 import type { ModelEntry } from '../../compile/runtime.js';
-import { errors, isGatewayError } from '../../errors/gateway-error.js';
+import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall, OperationResult } from '../../providers/types.js';
 import { runHedged } from '../../routing/run-hedged.js';
 import { TOTAL_DEADLINE } from '../../upstream/call-upstream.js';
 import { buildCall, dropUnsupported } from '../resolve-model.js';
 import { resolveTargets } from '../route-targets.js';
-import { routingHeaders, routingLoopServices } from '../routing-call.js';
+import { isBudgetError, releaseHold, routingHeaders, routingLoopServices } from '../routing-call.js';
 import type { SharedServices } from '../services.js';
 import type { AppState } from '../state.js';
 import { openKeySpend } from '../steps/key-policy.js';
@@ -76,16 +76,13 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
       const estimate = await planOperationCall(entry.pricing, unitRequest, budgetUsd, hold);
       return { entry, call, dropped, unitRequest, estimate, hold };
     },
-    isBudgetError: (e) => isGatewayError(e) && (e.code === 'budget_exceeded' || e.code === 'budget_exhausted'),
-    release: (p) => p.hold.settle(0, 0),
+    isBudgetError,
+    release: releaseHold,
     attempt: (target, p, upstream, trace, signal) => {
       const operation = p.entry.provider.impl.operations![gw.route.spec.operation]!;
       return operation({ ...p.call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace, signal });
     },
-    discard: async (result, p) => {
-      if (result.kind === 'bytes' && !(result.body instanceof Uint8Array)) result.body.destroy();
-      await p.hold.settle(0, 0);
-    },
+    discard: discardResult,
   }, hedgeAfterMs).finally(() => { gw.record.attempts = stats.calls; });
   const p = routed.prepared;
   const result = routed.value;
@@ -106,6 +103,12 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
   if (result.kind === 'json') injectCostIntoBody(result.body, cost);
   sendResult(ctx, result, { ...routingHeaders(routed, p.dropped), [COST_HEADER]: formatUsd(cost) });
   record.ttfbMs = Date.now() - record.startedAt;
+}
+
+/** Lets go of a result that lost a hedging race: its byte stream and its hold. */
+async function discardResult(result: OperationResult, p: OperationPrepared): Promise<void> {
+  if (result.kind === 'bytes' && !(result.body instanceof Uint8Array)) result.body.destroy();
+  await p.hold.settle(0, 0);
 }
 
 /** Writes an operation's result: JSON, or raw bytes with their content type. */
