@@ -4,6 +4,7 @@
  * Gemini) and a real gateway booted against them.
  */
 import { createHash } from 'node:crypto';
+import { expect } from 'chai';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -103,4 +104,35 @@ export async function startScenarioGateway(kit: KitUpstreams, scenario: Scenario
   const config = writeScenario({ routing: TEST_ROUTING, ...scenario });
   const gw = await startGateway({ configPath: config.path, env: { ...kit.env, GATEWAY_API_KEYS: TEST_KEY, ...env } });
   return { ...gw, close: async () => { await gw.close(); config.remove(); } };
+}
+
+/** The kit deployment that serves a dialect in the default scenario. */
+export function deploymentFor(kit: KitUpstreams, dialect: string): KitUpstream {
+  return dialect.startsWith('openai') ? kit.openai : dialect === 'gemini' ? kit.gemini : kit.anthropic;
+}
+
+/** A gateway and its kit for one mocha describe block (set in `before`). */
+export interface KitHarness { gw: TestGateway; kit: KitUpstreams }
+
+/** Registers before/after hooks that start the kit and a gateway on `scenario` and reset the kit before each test. */
+export function useKitGateway(scenario: Scenario = {}): KitHarness {
+  const h = {} as KitHarness;
+  before(async () => {
+    h.kit = await startKitUpstreams();
+    h.gw = await startScenarioGateway(h.kit, scenario);
+  });
+  after(async () => {
+    await h.gw?.close();
+    await h.kit?.close();
+  });
+  beforeEach(() => h.kit?.reset());
+  return h;
+}
+
+/** An `it` whose body is followed by the check that every upstream request was valid. */
+export function kitCell(h: KitHarness, title: string, body: () => Promise<void>): Mocha.Test {
+  return it(title, async () => {
+    await body();
+    expect(h.kit.violations(), 'requests a provider would have refused').to.deep.equal([]);
+  });
 }
