@@ -49,6 +49,8 @@ export interface KitRequest {
   headers: IncomingHttpHeaders;
   body: Record<string, unknown>;
   stream: boolean;
+  /** The model named in the URL (Gemini). */
+  model?: string;
   /** The fault applied to it. */
   fault: Fault;
 }
@@ -109,7 +111,7 @@ export async function startKitUpstream(name: string, apiKey: string): Promise<Ki
     }
     const stream = dialect.isStream(body, route);
     const fault = queue.shift() ?? (rate > 0 && Math.random() < rate ? randomFault : {});
-    requests.push({ dialect: dialect.name, path: url.pathname, headers: req.headers, body, stream, fault });
+    requests.push({ dialect: dialect.name, path: url.pathname, headers: req.headers, body, stream, fault, ...(route.model !== undefined ? { model: route.model } : {}) });
     const auth = dialect.checkHeaders(req.headers, url, apiKey);
     if (auth) {
       violations.push(`${name}/${dialect.name}: ${auth.message}`);

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
-import { startKitUpstream, type KitUpstream } from './fake-upstream.js';
+import { startKitUpstream, type Fault, type KitRequest, type KitUpstream } from './fake-upstream.js';
 
 /** A key whose `models` allowlist admits OpenAI models only. */
 export const LIMITED_KEY = 'limited-key-0123456789';
@@ -109,6 +109,27 @@ export async function startScenarioGateway(kit: KitUpstreams, scenario: Scenario
 /** The kit deployment that serves a dialect in the default scenario. */
 export function deploymentFor(kit: KitUpstreams, dialect: string): KitUpstream {
   return dialect.startsWith('openai') ? kit.openai : dialect === 'gemini' ? kit.gemini : kit.anthropic;
+}
+
+/** One dialect of a kit deployment: its faults queue and the requests of that dialect. */
+export interface DialectView {
+  enqueue(...faults: Fault[]): void;
+  readonly requests: KitRequest[];
+  last(): KitRequest;
+}
+
+/** The view of one dialect (requests filtered by dialect; faults go to its deployment's queue). */
+export function dialectView(kit: KitUpstreams, dialect: string): DialectView {
+  const upstream = deploymentFor(kit, dialect);
+  return {
+    enqueue: (...faults) => upstream.enqueue(...faults),
+    get requests() { return upstream.requests.filter((r) => r.dialect === dialect); },
+    last() {
+      const r = this.requests.at(-1);
+      if (!r) throw new Error(`kit ${upstream.name} received no ${dialect} request`);
+      return r;
+    },
+  };
 }
 
 /** A gateway and its kit for one mocha describe block (set in `before`). */
