@@ -16,7 +16,7 @@ const keys = ['ci', 'team-a', 'team-b', 'env-1'];
 
 function recordOf(i: number): RequestRecord {
   return {
-    requestId: `req_${i}`, startedAt: Date.now(), method: 'POST', path: '/v1/chat/completions', route: 'chat-completions.yaml',
+    requestId: `req_${i}`, startedAt: Date.now(), startedAtMonotonic: performance.now(), method: 'POST', path: '/v1/chat/completions', route: 'chat-completions.yaml',
     operation: 'chat.completions', keyId: keys[i % 4], keyName: keys[i % 4], model: models[i % 3], provider: models[i % 3]!.split('/')[0],
     attempts: 1, streamed: i % 2 === 0, usage: { input: 120, output: 48, cachedInput: 0, reasoning: 0, estimated: false },
     costUsd: 0.000216, ttfbMs: 41, durationMs: 180.4, status: 200, clientAborted: false,

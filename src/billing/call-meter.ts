@@ -17,6 +17,8 @@ const FALLBACK_CHARS_PER_TOKEN = 3;
 export interface CallMeter {
   /** Reads a stream event as it passes (usage, delivered output). */
   observe(event: StreamEvent): void;
+  /** Counts delivered output read off a frame that was passed through undecoded. */
+  addOutputChars(chars: number): void;
   /** Records a complete answer's usage. */
   record(usage: Usage): void;
   /** The cost so far (USD). */
@@ -48,6 +50,9 @@ export function createCallMeter(request: Conversation, pricing: Pricing, hold: S
         const d = event.delta;
         outputChars += d.type === 'text' || d.type === 'thinking' ? d.text.length : d.type === 'arguments' ? d.partialJson.length : 0;
       }
+    },
+    addOutputChars(chars) {
+      outputChars += chars;
     },
     record(u) {
       usage = u;

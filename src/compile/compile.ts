@@ -8,6 +8,9 @@ import type { LoadedProject } from '../config/load-project.js';
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
 import { buildCard, cacheBody, operationsOf } from './catalog.js';
 import { buildAdminKeyRing, buildKeyRing, createKeyLookup } from './keys.js';
+import { compileRouterModel } from './router-model.js';
+import { resolveUpstreams } from './upstreams.js';
+import { resolvePolicy } from '../routing/policy.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
@@ -38,17 +41,23 @@ export function compile(project: LoadedProject, givenEnv: Env = process.env, opt
   }
   const models = new Map<string, ModelEntry>();
   for (const spec of config.models) {
+    if (spec.route) continue;
     const operations = operationsOf(spec, project.routes);
+    const provider = providers.get(spec.provider)!;
     models.set(spec.id, Object.freeze({
       spec,
-      provider: providers.get(spec.provider)!,
+      provider,
       upstream: upstreamNameOf(spec),
       operations: new Set(operations),
       parameters: new Set(spec.parameters ?? []),
       card: Object.freeze(buildCard(spec, operations)),
       pricing: parsePricing(spec.pricing),
+      policy: resolvePolicy([config.routing, provider.spec.routing, spec.routing], provider.spec.timeout_ms ?? config.server.upstream_timeout_ms),
+      fallbacks: Object.freeze([...(spec.fallbacks ?? [])]),
+      hedgeAfterMs: spec.hedge_after_ms,
     }));
   }
+  for (const spec of config.models) if (spec.route) models.set(spec.id, compileRouterModel(spec, models, config));
   const visible = [...models.values()].filter((m) => !m.spec.hidden && !m.provider.missing);
   const { keys, generatedKey } = buildKeyRing(config, env, options.generatedKey);
   const mainFile = [...project.sources.keys()][0] ?? project.configFile;
@@ -104,14 +113,18 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
       else throw e;
       continue;
     }
-    rememberSecrets([apiKey]); // redacted by exact value wherever an upstream echoes it (src/errors/redact.ts)
+    const upstreams = resolveUpstreams(name, spec, env, { keyVar, urlVar, apiKey, baseUrl }, needsKey);
+    const first = upstreams[0];
+    // Redacted by exact value wherever an upstream echoes one (src/errors/redact.ts).
+    rememberSecrets([apiKey, ...upstreams.map((u) => u.apiKey)]);
     out.set(name, Object.freeze({
       name,
       spec,
       impl,
-      apiKey,
-      baseUrl,
-      missing: needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,
+      apiKey: first?.apiKey ?? apiKey,
+      baseUrl: first?.baseUrl ?? baseUrl,
+      missing: upstreams.length > 0 ? undefined : needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,
+      upstreams,
     }));
   }
   return out;

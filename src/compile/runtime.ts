@@ -3,6 +3,8 @@ import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { GatewayConfig, KeySpec, ModelSpec, ProviderSpec, RouteSpec } from '../config/types.js';
 import type { ProviderImplementation } from '../providers/types.js';
+import type { RoutingPolicy } from '../routing/policy.js';
+import type { RouterSpec, UpstreamRef } from '../routing/targets.js';
 
 /** A route with everything prepared at startup (like @koa/router's Layer). */
 export interface CompiledRoute {
@@ -34,6 +36,8 @@ export interface ResolvedProvider {
   readonly baseUrl?: string;
   /** The environment variable that must be set before the provider can be used; undefined = enabled. */
   readonly missing?: string;
+  /** Its usable deployments (one `default` when `upstreams` is not declared), chosen by weight. */
+  readonly upstreams: readonly UpstreamRef[];
 }
 
 /** A catalog model with its provider and derived sets. */
@@ -49,6 +53,13 @@ export interface ModelEntry {
   readonly card: Readonly<Record<string, unknown>>;
   /** Catalog prices parsed once (USD per unit as numbers). */
   readonly pricing: Pricing;
+  /** Retries, deadlines and breaker of this model's calls (gateway -> provider -> model). */
+  readonly policy: RoutingPolicy;
+  /** Models tried in order when this one cannot answer (`fallbacks`). */
+  readonly fallbacks: readonly string[];
+  readonly hedgeAfterMs?: number;
+  /** Set on router models (`route`): their provider is the synthetic `router`. */
+  readonly router?: RouterSpec;
 }
 
 /** A discovery answer serialized once, with its strong ETag. */

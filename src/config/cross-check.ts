@@ -102,6 +102,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     if ('pricing' in m && (m.pricing === undefined || (typeof m.pricing === 'object' && m.pricing !== null && Object.keys(m.pricing).length === 0))) {
       at(main, [...path, 'pricing'], 'E_EMPTY_PRICING', `models[${i}].pricing has no prices, so '${m.id}' would be free; give at least one price or remove the key`);
     }
+    if (m.route) return;
     const provider = config.providers[m.provider];
     if (!provider) {
       at(main, [...path, 'provider'], 'E_UNKNOWN_PROVIDER', unknownName('provider', m.provider, Object.keys(config.providers)));
@@ -121,6 +122,53 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
       if (!served) at(main, [...path, 'endpoints', j], 'E_PROVIDER_LACKS_OPERATION', `provider '${m.provider}' (type ${provider.type}) has no '${operation}' operation for ${endpoint}`);
     });
   });
+  out.push(...checkRouting(config, main));
+  return out;
+}
+
+/**
+ * Routing references: fallbacks and router targets name catalog models (routers never route
+ * to routers, a model never falls back to itself); a provider's upstream names are unique.
+ */
+function checkRouting(config: NonNullable<LoadedProject['config']>, main: YamlSource): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const at = (path: Array<string | number>, code: string, message: string): void => {
+    out.push({ file: main.file, ...locate(main, path), code, severity: 'error', message });
+  };
+  const ids = config.models.map((m) => m.id);
+  const routers = new Set(config.models.filter((m) => m.route).map((m) => m.id));
+  const checkRef = (id: string, self: string, path: Array<string | number>, what: string): void => {
+    if (id === self) at(path, 'E_ROUTING_SELF', `${what} '${id}' is the model itself`);
+    else if (!ids.includes(id)) at(path, 'E_UNKNOWN_MODEL', unknownName(`${what} model`, id, ids));
+    else if (routers.has(id)) at(path, 'E_ROUTER_TARGET', `${what} '${id}' is a router model; name the models it routes to`);
+  };
+  const byId = new Map(config.models.map((m) => [m.id, m]));
+  config.models.forEach((m, i) => {
+    (m.fallbacks ?? []).forEach((f, j) => {
+      checkRef(f, m.id, ['models', i, 'fallbacks', j], 'fallback');
+      const target = byId.get(f);
+      if (target?.endpoints && m.endpoints && !m.endpoints.some((e) => target.endpoints.includes(e))) {
+        at(['models', i, 'fallbacks', j], 'E_FALLBACK_ENDPOINTS', `fallback '${f}' serves none of ${m.id}'s endpoints (${m.endpoints.join(', ')})`);
+      }
+    });
+    if (m.route) {
+      const targets = m.route.targets.map((t) => byId.get(typeof t === 'string' ? t : t.model)).filter((t) => t?.endpoints !== undefined);
+      if (targets.length > 1 && !targets[0]!.endpoints.some((e) => targets.every((t) => t!.endpoints.includes(e)))) {
+        at(['models', i, 'route', 'targets'], 'E_ROUTER_ENDPOINTS', `the targets of router model '${m.id}' share no endpoint, so it could serve nothing`);
+      }
+    }
+    (m.route?.targets ?? []).forEach((t, j) => {
+      if (typeof t === 'string') checkRef(t, m.id, ['models', i, 'route', 'targets', j], 'route target');
+      else checkRef(t.model, m.id, ['models', i, 'route', 'targets', j, 'model'], 'route target');
+    });
+  });
+  for (const [name, p] of Object.entries(config.providers)) {
+    const seen = new Set<string>();
+    (p.upstreams ?? []).forEach((u, j) => {
+      if (seen.has(u.name)) at(['providers', name, 'upstreams', j, 'name'], 'E_DUPLICATE_UPSTREAM', `upstream '${u.name}' is already declared for provider '${name}'`);
+      seen.add(u.name);
+    });
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@ import type { GatewayConfig } from './types.js';
 
 /** Values used where gateway.yaml says nothing. */
 export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
-  server: { host: '127.0.0.1', port: 8080, upstream_timeout_ms: 120_000, log_level: 'info', trust_proxy: false, shutdown_grace_s: 30 },
+  server: { host: '127.0.0.1', port: 8080, log_level: 'info', trust_proxy: false, shutdown_grace_s: 30 },
   auth: { keys_env: 'GATEWAY_API_KEYS', keys: [], admin_keys: [], admin_keys_env: 'GATEWAY_ADMIN_KEYS' },
   ledger: { journal: '.gateway/ledger-journal.jsonl', batch_size: 500, flush_interval_ms: 1000, queue_limit: 10_000, key_cache_ttl_ms: 5000 },
   limits: {

@@ -59,12 +59,47 @@ export interface ProviderSpec {
   /** Non-text operations: operation name -> mapping (issue 4 vocabulary). */
   operations?: Record<string, Record<string, unknown>>;
   display_name?: string;
+  /** Overrides of the top-level `routing` block for this provider's calls. */
+  routing?: RoutingSpec;
+  /** Several keys / base URLs / regions of this provider, chosen by weight. */
+  upstreams?: UpstreamSpec[];
+}
+
+/** One deployment of a provider (`providers.<name>.upstreams[]`). */
+export interface UpstreamSpec {
+  name: string;
+  /** Variable holding this deployment's key (default: the provider's). */
+  api_key_env?: string;
+  /** Variable holding this deployment's base URL (default: the provider's). */
+  base_url_env?: string;
+  /** Relative share of calls (default 1). */
+  weight?: number;
+}
+
+/** Retries, deadlines and breaker of upstream calls (`routing`, overridable per provider and model). */
+export interface RoutingSpec {
+  retry?: {
+    attempts?: number;
+    on?: Array<number | 'connect_error' | 'timeout'>;
+    backoff_ms?: { initial?: number; max?: number };
+    retry_after_max_s?: number;
+  };
+  timeouts?: { connect_ms?: number; first_byte_ms?: number; idle_ms?: number; total_ms?: number };
+  breaker?: { failures?: number; window_s?: number; cooldown_s?: number };
+}
+
+/** A router model's `route`: targets chosen by a strategy. */
+export interface RouteStrategySpec {
+  strategy: 'fallback' | 'weighted' | 'cheapest' | 'fastest';
+  targets: Array<string | { model: string; weight?: number }>;
+  hedge_after_ms?: number;
 }
 
 /** One model of the catalog. */
 export interface ModelSpec {
   /** Canonical id `<provider>/<model>`. */
   id: string;
+  /** The provider serving the model; empty for a router model (`route`). */
   provider: string;
   /** The provider's own model name (default: the part after the slash). */
   upstream?: string;
@@ -88,6 +123,16 @@ export interface ModelSpec {
   top_provider?: Record<string, unknown>;
   /** Hidden models are callable but not listed in discovery. */
   hidden?: boolean;
+  /** Models tried in order when this one cannot answer. */
+  fallbacks?: string[];
+  /** Send a second attempt to the next target when the first sent no byte by then. */
+  hedge_after_ms?: number;
+  /** Overrides of `routing` for this model's calls. */
+  routing?: RoutingSpec;
+  /** A router model (no provider): its targets and strategy. */
+  route?: RouteStrategySpec;
+  /** Name of the output-limit field same-format calls send (reasoning models: `max_completion_tokens`). */
+  max_tokens_field?: 'max_tokens' | 'max_completion_tokens';
 }
 
 /** An API key declared in gateway.yaml (hash only, never the key). */
@@ -123,7 +168,7 @@ export interface LedgerConfig {
 export interface GatewayConfig {
   /** Folder of route files relative to gateway.yaml (default `routes`). */
   routes?: string;
-  server: { host: string; port: number; public_url?: string; upstream_timeout_ms: number; log_level: string; trust_proxy: boolean; shutdown_grace_s: number; trusted_proxies?: string[] | number };
+  server: { host: string; port: number; public_url?: string; /** Legacy first-byte/idle deadline (ms); `routing.timeouts` is the full set. */ upstream_timeout_ms?: number; log_level: string; trust_proxy: boolean; shutdown_grace_s: number; trusted_proxies?: string[] | number };
   auth: {
     keys_env: string;
     keys: KeySpec[];
@@ -164,6 +209,8 @@ export interface GatewayConfig {
   };
   realtime: { secret?: string; url_ttl_seconds: number };
   observability: ObservabilitySpec;
+  /** Defaults of every upstream call (retries, deadlines, breaker). */
+  routing?: RoutingSpec;
   providers: Record<string, ProviderSpec>;
   models: ModelSpec[];
 }

@@ -4,8 +4,7 @@
  * Both are failures of that answer (502 `invalid_upstream_response` /
  * `upstream_stream_truncated`), not "upstream unreachable": the provider was reached.
  */
-import { errors as undiciErrors } from 'undici';
-import { errors, isGatewayError, type GatewayError } from './gateway-error.js';
+import { errors, type GatewayError } from './gateway-error.js';
 import { firstHeader } from './upstream-failure.js';
 
 /**
@@ -16,17 +15,4 @@ export function classifyStreamContentType(provider: string, headers: Record<stri
   const type = firstHeader(headers['content-type']) ?? '';
   if (/^\s*text\/event-stream\b/i.test(type)) return undefined;
   return errors.invalidUpstreamResponse(provider, `a stream answer of content type '${type.split(';')[0]?.trim() || 'none'}' instead of text/event-stream`);
-}
-
-/**
- * Maps an error thrown while reading an answer's body (after the headers arrived): a body
- * that is not the JSON it should be is an unreadable answer, a broken connection a cut answer,
- * never "unreachable". A client abort passes through unchanged (nobody is left to tell).
- */
-export function mapBodyReadError(e: unknown, req: { provider: string; timeoutMs: number; signal: AbortSignal }): Error {
-  if (isGatewayError(e)) return e;
-  if (req.signal.aborted) return e instanceof Error ? e : new Error('aborted');
-  if (e instanceof undiciErrors.BodyTimeoutError) return errors.upstreamTimeout(req.provider, req.timeoutMs);
-  if (e instanceof SyntaxError) return errors.invalidUpstreamResponse(req.provider, 'an answer that is not JSON');
-  return errors.streamTruncated(req.provider, 'broke the connection before the answer was complete');
 }

@@ -34,6 +34,7 @@ export async function encodeMultipart(body: Record<string, unknown>, arrays: 'br
 /** Sends a built request with its body encoded; the answer's status is not checked here. */
 export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding: BodyEncoding, options: { timeoutMs?: number; arrays?: 'brackets' | 'repeat'; accept?: string } = {}): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...req.headers };
+  if (call.requestId) headers['x-request-id'] = call.requestId;
   let payload: Uint8Array | string | undefined;
   if (req.body !== undefined && req.method !== 'GET') {
     if (encoding === 'multipart') {
@@ -53,5 +54,8 @@ export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding
     body: payload,
     signal: call.signal,
     timeoutMs: options.timeoutMs ?? call.timeoutMs,
+    // A mapping's own `timeout_ms` stands for its first-byte and idle deadlines.
+    timeouts: call.timeouts && options.timeoutMs ? { ...call.timeouts, firstByteMs: options.timeoutMs, idleMs: options.timeoutMs } : call.timeouts,
+    trace: call.trace,
   });
 }

@@ -1,6 +1,6 @@
 import { readErrorBody } from '../codecs/shared/error-body.js';
 import { errors, type GatewayError } from '../errors/gateway-error.js';
-import { mapBodyReadError } from '../errors/stream-response.js';
+import { mapCallError } from '../upstream/map-call-error.js';
 import { readBody, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
 import type { OperationCall } from '../providers/types.js';
 
@@ -22,7 +22,7 @@ export async function readJson(res: UpstreamResponse, call: OperationCall): Prom
   try {
     text = await res.body.text();
   } catch (e) {
-    throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapCallError(e, call);
   }
   try {
     return JSON.parse(text) as unknown;
@@ -36,7 +36,7 @@ export async function readBytes(res: UpstreamResponse, call: OperationCall): Pro
   try {
     return new Uint8Array(await res.body.arrayBuffer());
   } catch (e) {
-    throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    throw mapCallError(e, call);
   }
 }
 

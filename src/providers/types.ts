@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelSpec, ProviderSpec } from '../config/types.js';
+import type { AttemptTimeouts, AttemptTrace } from '../upstream/call-upstream.js';
 
 /** A stored upload (SPEC 4.16). Bytes live in the FileStore, not here. */
 export interface FileRecord {
@@ -96,8 +97,16 @@ export interface OperationCall {
   baseUrl?: string;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
-  /** Upstream timeout for this call (ms). */
+  /** Upstream timeout for this call (ms): the first-byte deadline, kept for older callers. */
   timeoutMs: number;
+  /** Routing deadlines of each attempt (connect, first byte, idle). */
+  timeouts?: AttemptTimeouts;
+  /** Filled by every upstream call of this attempt; read by the routing loop. */
+  trace?: AttemptTrace;
+  /** The gateway request id, forwarded upstream as `x-request-id`. */
+  requestId?: string;
+  /** Name of the provider deployment this attempt goes to (`providers.<name>.upstreams[].name`). */
+  upstreamName?: string;
   /** Hash of the calling gateway key: the owner of files and jobs. */
   owner: string;
   services: OperationServices;

@@ -1,25 +1,42 @@
 import type { ParameterizedContext } from 'koa';
 import type { CallMeter } from '../billing/call-meter.js';
-import { COST_HEADER, frameMayCarryUsage, injectCostIntoBody, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
-import { formatUsd } from '../billing/usd.js';
-import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
+import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.js';
+import { estimateConversationTokens } from '../billing/token-counter.js';
+import type { CodecError, DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
+import { isRecord } from '../codecs/shared/json.js';
 import { errors, isGatewayError } from '../errors/gateway-error.js';
-import { classifyStreamContentType, mapBodyReadError } from '../errors/stream-response.js';
+import { classifyStreamContentType } from '../errors/stream-response.js';
 import { redactSecrets } from '../errors/redact.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
+import type { UpstreamResponse } from '../upstream/http-client.js';
+import { discardBody } from '../upstream/call-upstream.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
+import { mapCallError } from '../upstream/map-call-error.js';
 import { readSseBatches } from '../upstream/sse.js';
 import { stripGatewayFields } from './resolve-model.js';
-import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
+import { streamFailure } from './text-call.js';
+import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
+import { mustDecode, outputCharsOf } from './frame-scan.js';
+
+const NO_EVENTS: StreamEvent[] = [];
+const NO_FRAMES: readonly SseFrame[] = [];
+
+/** The first model field of a frame (see writePassthroughStream). */
+const MODEL_FIELD = /"model":"(?:[^"\\]|\\.)*"/;
+
+/** Characters per token of the output estimate written when an upstream reports no usage. */
+const CHARS_PER_TOKEN = 3;
 
 /**
  * The request to send for a same-format call: the client's own body (unknown fields kept)
  * with the upstream model name, minus gateway-only fields. Path, headers and stream options
  * come from the dialect's own encoding of the same request, so the upstream is always asked
- * for usage in streams exactly as a translated call would ask.
+ * for usage in streams exactly as a translated call would ask. A model whose catalog entry says
+ * `max_tokens_field: max_completion_tokens` (OpenAI reasoning models) gets the client's
+ * `max_tokens` under that name.
  */
 function passthroughRequest(dialect: DialectCodec, request: Conversation, call: OperationCall) {
   const target = targetOf(call);
@@ -28,135 +45,232 @@ function passthroughRequest(dialect: DialectCodec, request: Conversation, call: 
   const encoded = dialect.encodeRequest({ ...request, system: [], messages: [], tools: undefined }, target);
   const body: Record<string, unknown> = { ...stripGatewayFields(call.body), model: target.upstreamModel };
   if (encoded.body.stream_options !== undefined) body.stream_options = encoded.body.stream_options;
+  const field = call.model.max_tokens_field;
+  if (field === 'max_completion_tokens' && body.max_tokens !== undefined) {
+    body.max_completion_tokens ??= body.max_tokens;
+    delete body.max_tokens;
+  } else if (field === 'max_tokens' && body.max_completion_tokens !== undefined) {
+    body.max_tokens ??= body.max_completion_tokens;
+    delete body.max_completion_tokens;
+  }
   return { ...encoded, body };
 }
 
 /**
- * Same-format, non-streamed: the upstream JSON comes back as it is, with `usage.cost` added
- * (priced from the dialect's reading of the upstream usage).
+ * Same-format, non-streamed: the upstream JSON comes back as it is, under the canonical model
+ * id and with what SPEC 2.4 requires present (`id`, integer `created`, `usage`; usage the
+ * upstream omitted is estimated and marked `estimated: true`).
  */
-export async function passthroughJson(ctx: ParameterizedContext<AppState>, dialect: DialectCodec, request: Conversation, call: OperationCall, headers: Record<string, string>, meter?: CallMeter): Promise<void> {
+export async function passthroughJson(dialect: DialectCodec, request: Conversation, call: OperationCall): Promise<unknown> {
   const res = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
+  let text: string;
+  try {
+    text = await res.body.text();
+  } catch (e) {
+    throw mapCallError(e, call);
+  }
   let body: unknown;
   try {
-    body = await res.body.json();
-  } catch (e) {
-    throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
   }
-  ctx.set(headers);
-  if (meter) {
-    try {
-      meter.record(dialect.decodeResponse(body, request).usage);
-    } catch {
-      // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
-    }
-    const cost = await meter.finish();
-    injectCostIntoBody(body, cost);
-    ctx.set(COST_HEADER, formatUsd(cost));
+  if (!isRecord(body)) {
+    if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
+    throw errors.invalidUpstreamResponse(call.providerName, 'an answer that is not a JSON object');
   }
-  ctx.body = body;
+  completeAnswer(body, request, dialect.name);
+  return body;
+}
+
+/** Fills what clients rely on in a passthrough answer (canonical model, id, created, usage). */
+function completeAnswer(body: Record<string, unknown>, request: Conversation, format: string): void {
+  body.model = request.model;
+  if (typeof body.id !== 'string' || body.id === '') body.id = `gen-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
+  if (format === 'openai-chat' && !Number.isInteger(body.created)) body.created = Math.floor(Date.now() / 1000);
+  if (format === 'openai-responses' && !Number.isInteger(body.created_at)) body.created_at = Math.floor(Date.now() / 1000);
+  if (isRecord(body.usage)) return;
+  const input = estimateConversationTokens(request);
+  const output = Math.ceil(JSON.stringify(body.choices ?? body.content ?? body.output ?? '').length / CHARS_PER_TOKEN);
+  body.usage = format === 'openai-chat'
+    ? { prompt_tokens: input, completion_tokens: output, total_tokens: input + output, estimated: true }
+    : format === 'openai-responses'
+      ? { input_tokens: input, output_tokens: output, total_tokens: input + output, estimated: true }
+      : { input_tokens: input, output_tokens: output, estimated: true };
+}
+
+/** A same-format stream whose first frames have arrived (nothing written to the client yet). */
+export interface PassthroughStream {
+  readonly dialect: DialectCodec;
+  readonly request: Conversation;
+  readonly call: OperationCall;
+  readonly upstream: UpstreamResponse;
+  readonly batches: AsyncIterator<SseFrame[]>;
+  readonly first: SseFrame[];
 }
 
 /**
- * Same-format stream: each upstream event is forwarded as it arrives. The dialect's decoder
- * reads along (for usage); a usage-only frame the client did not ask for is held back. With a
- * meter, the cost goes into the frame that carries the final usage: a frame with a usage
- * object is held until the decoder has seen the stream's usage (the next frame at most, e.g.
- * Anthropic's message_delta before message_stop), then sent with `usage.cost`; the stream
- * closes with the cost as an SSE comment (before a `[DONE]`) and as the HTTP trailer.
+ * Opens a same-format stream and waits for its first frames, so a failure or stall before the
+ * first byte is still the routing loop's to retry. An upstream error as the first event fails
+ * the attempt like the same status would.
  */
-export async function passthroughStream(
-  ctx: ParameterizedContext<AppState>,
-  surface: SurfaceCodec,
-  dialect: DialectCodec,
-  request: Conversation,
-  call: OperationCall,
-  headers: Record<string, string>,
-  meter?: CallMeter,
-): Promise<void> {
+export async function openPassthrough(dialect: DialectCodec, request: Conversation, call: OperationCall): Promise<PassthroughStream> {
   const upstream = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
+  // A 200 that is not an event stream (a proxy's page, a server that ignored `stream: true`)
+  // fails the attempt before anything reached the client.
   const notSse = classifyStreamContentType(call.providerName, upstream.headers);
   if (notSse) {
-    upstream.body.on('error', () => undefined).destroy(); // nobody reads it: a late error must not go uncaught
+    discardBody(upstream.body);
+    if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
     throw notSse;
   }
+  const batches = readSseBatches(upstream.body)[Symbol.asyncIterator]();
+  let first: IteratorResult<SseFrame[]>;
+  try {
+    first = await batches.next();
+  } catch (e) {
+    discardBody(upstream.body);
+    throw mapCallError(e, call);
+  }
+  const frames = first.done ? [] : first.value;
+  // Nothing at all (a 200 with an empty or non-SSE body) or an error as the first event: the
+  // attempt failed before anything reached the client, so the loop may still retry it.
+  const probe = dialect.createStreamDecoder(request);
+  const opening = frames.length > 0 ? probe.decode(frames[0]!) : probe.end();
+  const error = opening.find((ev) => ev.type === 'error');
+  if (error && error.type === 'error') {
+    discardBody(upstream.body);
+    if (call.trace) call.trace.failure = { kind: 'status', status: error.status, headers: {} };
+    throw errorFromStreamEvent(error);
+  }
+  if (frames.length === 0) {
+    if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
+    throw errors.invalidUpstreamResponse(call.providerName, 'a stream with no events');
+  }
+  return { dialect, request, call, upstream, batches, first: frames };
+}
+
+/**
+ * Same-format stream: the stream pipeline with the identity stage. Each upstream frame is
+ * forwarded as it came (under the canonical model id). The dialect's decoder reads only the
+ * frames that may carry the start, usage, a finish, an error or the end (frame-scan.ts;
+ * content deltas are measured, not parsed). A usage-only frame the client did not ask for is
+ * held back (chat include_usage asked on its behalf). A frame with a usage object is held until
+ * the decoder has seen the stream's usage (the next frame at most, e.g. Anthropic's
+ * message_delta before message_stop), then sent with `usage.cost`; `[DONE]` is held to the end
+ * so the cost comment precedes it. The upstream's own error event goes out as it came and ends
+ * the stream.
+ */
+export function writePassthroughStream(
+  ctx: ParameterizedContext<AppState>,
+  surface: SurfaceCodec,
+  stream: PassthroughStream,
+  headers: Record<string, string>,
+  meter: CallMeter,
+): Promise<void> {
+  const { call } = stream;
+  const input: StreamInput<SseFrame> = {
+    first: stream.first,
+    next: () => stream.batches.next(),
+    close: async () => { discardBody(stream.upstream.body); },
+    failure: (e) => {
+      const mapped = mapCallError(e, call);
+      return isGatewayError(mapped) ? mapped : streamFailure(call.signal, call.operation);
+    },
+  };
+  return writeStream(ctx, input, createIdentityStage(surface, stream.dialect, stream.request, meter), headers, meter);
+}
+
+/** The identity stage: frames out as they came in, read by the cheap scan and metered. */
+export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec, request: Conversation, meter: CallMeter): StreamStage<SseFrame> {
   const decoder = dialect.createStreamDecoder(request);
-  // Writes a failure in the client's format; it sees the stream's start (only) so it never
-  // re-opens a stream the upstream already opened (Responses: no second response.created).
-  const failEncoder = surface.createStreamEncoder(request);
-  const res = ctx.res;
-  ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId, ...(meter ? { trailer: COST_HEADER } : {}) });
-  let held: SseFrame | undefined;
+  // The upstream names its own model (often a dated snapshot); the client is told the
+  // canonical id. The first `"model":"..."` of a frame is the answer's own (it precedes any
+  // content), so a text replace does it without parsing the frame.
+  const canonical = `"model":${JSON.stringify(request.model)}`;
+  let first = true;
   let costed = false;
-  let closed = false;
-  // Frames decided during one network read go out in one write.
-  const outgoing: SseFrame[] = [];
-  const flush = () => writeFrames(res, outgoing.splice(0));
-  const release = (frames: SseFrame[]) => {
+  let skippedChars = 0;
+  let skippedFrames = 0;
+  let shortest = Infinity;
+  let shortestData = '';
+  let held: SseFrame | undefined;
+  let done: SseFrame | undefined;
+  // Fails in the client's format; it sees the stream's start (only), so it never re-opens a
+  // stream the upstream already opened (Responses: no second response.created).
+  const failEncoder = surface.createStreamEncoder(request);
+  let detected = false;
+  const observe = (events: readonly StreamEvent[]): CodecError | undefined => {
+    for (const e of events) {
+      if (e.type === 'error') {
+        detected = e.detected === true;
+        const err = errorFromStreamEvent(e);
+        return { status: err.status, type: err.type, code: err.code, message: err.message };
+      }
+      if (e.type === 'start') failEncoder.encode(e);
+      meter.observe(e);
+      if (e.type === 'usage') costed = true;
+    }
+    return undefined;
+  };
+  const release = (frames: SseFrame[]): SseFrame[] => {
     const out = held ? [held, ...frames] : frames;
     held = undefined;
-    outgoing.push(...(costed && meter ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out));
+    return costed ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out;
   };
-  const close = async () => {
-    if (closed || !meter) return;
-    closed = true;
-    release([]);
-    await flush();
-    const cost = await meter.finish();
-    writeCostTrailer(res, cost);
-  };
-  try {
-    for await (const batch of readSseBatches(upstream.body)) {
-      if (res.destroyed) break;
-      for (const frame of batch) {
-        const events = decoder.decode(frame);
-        // A frame the gateway found malformed is not forwarded: the client gets its own error event.
-        const detected = events.find((e) => e.type === 'error' && e.detected);
-        if (detected) throw errorFromStreamEvent(detected as Extract<StreamEvent, { type: 'error' }>);
-        const start = events.find((e) => e.type === 'start');
-        if (start) failEncoder.encode(start);
-        // The provider's own in-band error goes out as it came, minus any credential it quotes.
-        if (events.some((e) => e.type === 'error')) frame.data = redactSecrets(frame.data);
-        if (meter) for (const e of events) { meter.observe(e); if (e.type === 'usage') costed = true; }
-        // The usage chunk the gateway asked for on the client's behalf (chat include_usage) is held
-        // back; a usage-only frame without a usage object (Anthropic message_stop) is not.
-        const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
-        if (usageOnly && !request.includeUsage) continue;
-        if (!meter) {
-          outgoing.push(frame);
-        } else if (frame.data.trim() === '[DONE]') {
-          await close();
-          outgoing.push(frame);
-        } else if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
-          // The opening frame (message_start, response.created) carries only initial usage: it
-          // goes out at once so the first event is never delayed; a later usage frame waits for
-          // the final usage so it can carry the cost.
-          release([]);
-          held = frame;
-        } else {
-          release([frame]);
-        }
+  return {
+    push(frame) {
+      const decode = mustDecode(frame, first);
+      first = false;
+      if (!decode) {
+        // Delivered output of undecoded frames, for the bill of a stream that ends without
+        // usage: only lengths are kept here (the text is scanned once, at the end, if needed).
+        skippedChars += frame.data.length;
+        skippedFrames++;
+        if (frame.data.length < shortest) { shortest = frame.data.length; shortestData = frame.data; }
       }
-      await flush();
-    }
-    const ended = res.destroyed ? [] : decoder.end();
-    if (meter) for (const e of ended) { meter.observe(e); if (e.type === 'usage') costed = true; }
-    // The stream-end rule: a stream cut before its terminal event ends in the client's error event.
-    const cut = ended.find((e) => e.type === 'error');
-    if (cut) throw errorFromStreamEvent(cut as Extract<StreamEvent, { type: 'error' }>);
-    await close();
-  } catch (e) {
-    if (!call.signal.aborted) {
-      const err = mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
-      const ge = isGatewayError(err) ? err : errors.upstreamUnreachable(call.providerName);
-      release([]);
-      outgoing.push(...failEncoder.fail({ status: ge.status, type: ge.type, code: ge.code, message: ge.message }));
-      await flush();
-    }
-    await close();
-  } finally {
-    if (!upstream.body.destroyed) upstream.body.destroy();
-    res.end();
-  }
+      const events = decode ? decoder.decode(frame) : NO_EVENTS;
+      const error = observe(events);
+      if (frame.data.includes('"model":"')) frame = { ...frame, data: frame.data.replace(MODEL_FIELD, canonical) };
+      // A frame the gateway found malformed is not forwarded: the client gets its own error event.
+      if (error && detected) return { frames: release([]), error };
+      // The upstream's own error event is already in the client's format: it goes out as it
+      // came (minus any credential it quotes) and ends the stream (no second error event).
+      if (error) return { frames: release([{ ...frame, data: redactSecrets(frame.data) }]), error, errorWritten: true };
+      const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
+      if (usageOnly && !request.includeUsage) return { frames: NO_FRAMES };
+      if (frame.data.trim() === '[DONE]') {
+        done = frame;
+        return { frames: NO_FRAMES };
+      }
+      if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
+        // The opening frame (message_start, response.created) carries only initial usage: it
+        // goes out at once so the first event is never delayed; a later usage frame waits for
+        // the final usage so it can carry the cost.
+        const out = release([]);
+        held = frame;
+        return { frames: out };
+      }
+      return { frames: release([frame]) };
+    },
+    end() {
+      const error = observe(decoder.end());
+      return { frames: NO_FRAMES, error };
+    },
+    beforeFinish() {
+      // Without usage from the upstream, the meter bills the output it saw: each undecoded
+      // frame's length minus its envelope (the shortest frame's length less its own output).
+      if (costed || skippedFrames === 0) return;
+      const envelope = shortest - outputCharsOf(shortestData);
+      meter.addOutputChars(Math.max(0, skippedChars - skippedFrames * envelope));
+    },
+    close(cost, failed) {
+      costed = true;
+      const out = held ? [injectCostIntoFrame(held, cost)] : [];
+      held = undefined;
+      if (!failed && done) out.push(done);
+      return out;
+    },
+    fail: (error) => failEncoder.fail(error),
+  };
 }

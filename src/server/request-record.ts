@@ -16,6 +16,8 @@ export interface RequestRecord {
   requestId: string;
   /** Epoch milliseconds when the request arrived (with requestId, the ledger's key). */
   startedAt: number;
+  /** performance.now() when the request arrived: the clock of ttfbMs and durationMs (see elapsedMs). */
+  startedAtMonotonic: number;
   method: string;
   path: string;
   /** Route file name (e.g. `chat-completions.yaml`); undefined for unknown paths. */
@@ -50,6 +52,11 @@ export interface RequestRecord {
   errorCode?: string;
   /** The client went away before the response was complete. */
   clientAborted: boolean;
+}
+
+/** Milliseconds since the request arrived (monotonic, 0.1 ms precision): ttfbMs and durationMs use it. */
+export function elapsedMs(record: Pick<RequestRecord, 'startedAtMonotonic'>): number {
+  return Math.round((performance.now() - record.startedAtMonotonic) * 10) / 10;
 }
 
 /** Tokens by kind, as billed. */

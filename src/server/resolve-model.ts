@@ -15,7 +15,7 @@ export function resolveModel(gw: GatewayState): ModelEntry {
 }
 
 // Fields the gateway itself acts on; a provider never sees them.
-const GATEWAY_FIELDS = new Set(['max_budget_usd']);
+const GATEWAY_FIELDS = new Set(['max_budget_usd', 'models']);
 
 /**
  * Splits off the tunable parameters the model does not accept (see
@@ -40,9 +40,10 @@ export function stripGatewayFields(body: Record<string, unknown>): Record<string
   return Object.fromEntries(Object.entries(body).filter(([k]) => !GATEWAY_FIELDS.has(k)));
 }
 
-/** The provider call for one request. */
+/** The provider call for one request (per routing target; each attempt sets its upstream). */
 export function buildCall(gw: GatewayState, entry: ModelEntry, body: Record<string, unknown>): OperationCall {
   const p = entry.provider;
+  const t = entry.policy.timeouts;
   return {
     operation: gw.route.spec.operation,
     body,
@@ -52,7 +53,9 @@ export function buildCall(gw: GatewayState, entry: ModelEntry, body: Record<stri
     apiKey: p.apiKey,
     baseUrl: p.baseUrl,
     signal: gw.abort.signal,
-    timeoutMs: p.spec.timeout_ms ?? gw.runtime.config.server.upstream_timeout_ms,
+    timeoutMs: t.firstByteMs,
+    timeouts: t,
+    requestId: gw.requestId,
     owner: gw.owner,
     services: gw.services,
   };

@@ -23,6 +23,9 @@ import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { createRedisResponseStore } from '../store/response-store-redis.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import { openLedger, type LedgerServices } from '../ledger/open-ledger.js';
+import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
+import { createLatencyTracker, type LatencyTracker } from '../routing/latency.js';
+import { createRedisBreakerStore } from '../routing/redis-breaker-store.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -46,6 +49,10 @@ export interface SharedServices {
   observability: Observability;
   /** Usage ledger, managed keys and teams in PostgreSQL (`ledger.url`); undefined when off. */
   usageLedger?: LedgerServices;
+  /** Circuit breakers of upstreams (shared through Redis when the store is Redis). */
+  breaker: BreakerStore;
+  /** Observed time to first token per model (the `fastest` strategy). */
+  latency: LatencyTracker;
   close(): Promise<void>;
 }
 
@@ -69,9 +76,11 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     fetchMedia: createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms }),
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
+    latency: createLatencyTracker(),
   };
   const usageLedger = config.ledger.url ? await openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger) : undefined;
   const closeLedger = async () => { await usageLedger?.close(); };
+  const localBreaker = createMemoryBreakerStore();
   const memory = {
     limiter: createMemoryRateLimiter(),
     ledger: createMemorySpendLedger(),
@@ -89,6 +98,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       ledger: memory.ledger,
       files: fileServices.files,
       jobs: createJobStore(memory.jobRecords),
+      breaker: localBreaker,
       responses: memory.responses,
       usageLedger,
       close: async () => {
@@ -133,6 +143,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ledger,
     files: fileServices.files,
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
+    breaker: createRedisBreakerStore(conn, localBreaker),
     responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
     usageLedger,
     close: async () => {

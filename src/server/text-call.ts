@@ -1,131 +1,261 @@
 import type { ParameterizedContext } from 'koa';
+import { elapsedMs } from './request-record.js';
+import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import { createCallMeter, type CallMeter } from '../billing/call-meter.js';
-import { planTextCall } from '../billing/call-plan.js';
-import { COST_HEADER, injectCostIntoBody, injectCostIntoFrame, writeCostTrailer } from '../billing/frame-cost.js';
-import { noSpendHold, type SpendHold } from '../billing/spend-hold.js';
+import { planTextCall, type TextPlan } from '../billing/call-plan.js';
+import { COST_HEADER, injectCostIntoBody, injectCostIntoFrame } from '../billing/frame-cost.js';
+import type { SpendHold } from '../billing/spend-hold.js';
 import { limitStreamSpend } from '../billing/stream-spend-limiter.js';
 import { formatUsd } from '../billing/usd.js';
-import type { SurfaceCodec } from '../codecs/codec.js';
-import type { Conversation, StreamEvent } from '../codecs/internal.js';
+import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
+import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import { dialects } from '../compile/registry.js';
-import { errors, isGatewayError, type GatewayError } from '../errors/gateway-error.js';
-import { errorFromStreamEvent } from '../errors/upstream-failure.js';
+import { GatewayError, errors, isGatewayError } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
-import { passthroughJson, passthroughStream } from './passthrough.js';
-import { openSse, writeFrames } from './sse-response.js';
+import { portableConversation } from '../routing/portable-conversation.js';
+import { runHedged } from '../routing/run-hedged.js';
+import type { Routed } from '../routing/run-routed.js';
+import type { RoutingTarget, UpstreamRef } from '../routing/targets.js';
+import type { AttemptTrace } from '../upstream/call-upstream.js';
+import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
+import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
+import { buildCall, dropUnsupported } from './resolve-model.js';
+import { isBudgetError, releaseHold, routingHeaders, routingLoopServices, type RoutingServices } from './routing-call.js';
+import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import type { AppState } from './state.js';
 
 /** The budgets a text call runs under. */
 export interface TextBilling {
   /** The request's `max_budget_usd`. */
   budgetUsd?: number;
-  /** The calling key's token limit and budget. */
-  hold: SpendHold;
+  /** Opens the calling key's token limit and budget for one target (a fresh hold per target). */
+  openHold: () => SpendHold;
 }
 
+/** One target made ready: its body, conversation, budget plan and hold. */
+interface TextPrepared {
+  readonly entry: ModelEntry;
+  readonly call: OperationCall;
+  readonly request: Conversation;
+  readonly plan: TextPlan;
+  readonly hold: SpendHold;
+  readonly dropped: readonly string[];
+  /** Set when the client's body goes upstream as it is (same format, no budget cap). */
+  readonly dialect?: DialectCodec;
+}
+
+/** What one successful attempt hands the writer: nothing has reached the client yet. */
+type TextAnswer =
+  | { readonly kind: 'answer'; readonly answer: InternalResponse }
+  | { readonly kind: 'json'; readonly body: unknown }
+  | { readonly kind: 'events'; readonly iterator: AsyncIterator<StreamEvent>; readonly first: IteratorResult<StreamEvent> }
+  | { readonly kind: 'frames'; readonly stream: PassthroughStream };
+
 /**
- * Serves a text route: the client's surface decodes the body into the internal form, the
- * provider's backend answers, the surface encodes the answer. Same-format calls skip
- * translation and pass the client's body through (unknown fields kept) unless a budget caps
- * the call: then it is translated, so its output limit is applied and its stream metered.
- * Every answer carries its cost (`x-gateway-cost`, `usage.cost`).
+ * Serves a text route: the routing loop tries the request's targets (retries, fallbacks across
+ * formats, budgets at each target's price) until one answers, then the answer is written in
+ * the client's surface. Same-format calls pass the client's body through (unknown fields kept)
+ * unless a budget caps the call: then it is translated, so its output limit is applied and its
+ * stream metered. Every answer carries its cost (`x-gateway-cost`, `usage.cost`) and says who
+ * answered (`x-gateway-model`, `x-gateway-attempts`, `x-gateway-fallback-reason`).
  */
 export async function runTextCall(
   ctx: ParameterizedContext<AppState>,
   surface: SurfaceCodec,
-  entry: ModelEntry,
-  call: OperationCall,
-  headers: Record<string, string>,
-  billing: TextBilling = { hold: noSpendHold },
+  targets: ReadonlyArray<RoutingTarget<ModelEntry>>,
+  services: RoutingServices,
+  billing: TextBilling,
+  hedgeAfterMs?: number,
 ): Promise<void> {
-  const request = surface.decodeRequest(call.body);
-  const backend = entry.provider.impl.text;
-  if (!backend) throw errors.unsupportedOperation(entry.spec.id, ctx.state.gw.route.spec.path);
-  const plan = await planTextCall(request, entry.spec, entry.pricing, billing.budgetUsd, billing.hold);
-  const record = ctx.state.gw.record;
-  record.streamed = request.stream === true;
-  const meter = createCallMeter(request, entry.pricing, billing.hold, plan.estimate?.inputTokens, (usage, cost, estimated) => {
+  const gw = ctx.state.gw;
+  const record = gw.record;
+  const primaryDialect = dialects.get(targets[0]!.entry.provider.spec.type)?.name;
+  // Upstream calls are counted as they are made, so a request that fails still reports them.
+  const stats = { calls: 0 };
+  const routed = await runHedged<ModelEntry, TextPrepared, TextAnswer>({
+    ...routingLoopServices(gw, services),
+    stats,
+    targets,
+    prepare: async (target) => {
+      const entry = target.entry;
+      if (!entry.provider.impl.text) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
+      const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
+      const call = buildCall(gw, entry, body);
+      let request = surface.decodeRequest(body);
+      request.model = entry.spec.id;
+      const dialect = dialects.get(entry.provider.spec.type);
+      // Provider-only state (signatures, encrypted reasoning) only means something to the
+      // format that made it: a fallback in another format gets the conversation without it.
+      if (target !== targets[0] && dialect?.name !== primaryDialect) request = portableConversation(request);
+      const hold = billing.openHold();
+      const plan = await planTextCall(request, entry.spec, entry.pricing, billing.budgetUsd, hold);
+      const same = dialect && dialect.name === surface.name && !plan.translate && target === targets[0] ? dialect : undefined;
+      return { entry, call, request, plan, hold, dropped, dialect: same };
+    },
+    isBudgetError,
+    release: releaseHold,
+    attempt: (target, p, upstream, trace, signal) => attemptText(p, callFor(p.call, upstream, trace, signal), trace),
+    discard: discardAnswer,
+  }, hedgeAfterMs).finally(() => { record.attempts = stats.calls; });
+  const p = routed.prepared;
+  record.model = p.entry.spec.id;
+  record.provider = p.entry.provider.name;
+  record.upstream = routed.upstream.name;
+  record.attempts = routed.calls;
+  record.fallbackReason = routed.fallbackReason;
+  if (routed.target !== targets[0]) record.requestedModel = String(gw.body.model);
+  record.streamed = p.request.stream === true;
+  const meter = createCallMeter(p.request, p.entry.pricing, p.hold, p.plan.estimate?.inputTokens, (usage, cost, estimated) => {
     record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };
     record.costUsd = cost;
   });
+  const headers = routingHeaders(routed, p.dropped);
   try {
-    const sameFormat = dialects.get(entry.provider.spec.type);
-    if (sameFormat && sameFormat.name === surface.name && !plan.translate) {
-      if (request.stream) return await passthroughStream(ctx, surface, sameFormat, request, call, headers, meter);
-      return await passthroughJson(ctx, sameFormat, request, call, headers, meter);
-    }
-    if (!request.stream) {
-      const answer = await backend.complete(request, call);
-      meter.record(answer.usage);
-      const cost = await meter.finish();
-      const body = surface.encodeResponse(answer, request);
-      injectCostIntoBody(body, cost);
-      ctx.set(headers);
-      ctx.set(COST_HEADER, formatUsd(cost));
-      ctx.body = body;
-      return;
-    }
-    const events = backend.stream(request, call);
-    await streamTranslated(ctx, surface, request, plan.limit ? limitStreamSpend(events, plan.limit) : events, headers, meter);
+    await writeAnswer(ctx, surface, routed, headers, meter);
   } finally {
     await meter.abandon();
   }
 }
 
+/** Lets go of an answer that lost a hedging race: its upstream and its hold. */
+async function discardAnswer(answer: TextAnswer, p: TextPrepared): Promise<void> {
+  if (answer.kind === 'frames') discardBody(answer.stream.upstream.body);
+  else if (answer.kind === 'events') await answer.iterator.return?.();
+  await p.hold.settle(0, 0);
+}
+
 /**
- * Streams internal events to the client in its surface's grammar, event by event. The first
- * event is awaited before headers go out, so a failure before the stream starts is a normal
- * HTTP error; a failure after becomes the surface's own error event. With a meter, the cost
- * is written into the frames that carry usage, as a closing SSE comment and as the
- * `x-gateway-cost` HTTP trailer, and settled on the key.
+ * The call of one attempt: the target's call aimed at one upstream of its provider. The
+ * target's call object is reused (a target's attempts run one after another; the two sides of
+ * a hedge are different targets), so an attempt allocates nothing here.
  */
-export async function streamTranslated(
+function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace, signal: AbortSignal): OperationCall {
+  call.apiKey = upstream.apiKey;
+  call.baseUrl = upstream.baseUrl;
+  call.upstreamName = upstream.name;
+  call.trace = trace;
+  call.signal = signal;
+  return call;
+}
+
+/**
+ * One attempt of a text call. A stream attempt counts as answered only once its first event
+ * (or first frames) arrived: a stream that fails or stalls before that is still retryable, and
+ * an upstream error as the stream's first event (Anthropic's in-stream `overloaded_error`)
+ * fails the attempt like the same status would.
+ */
+async function attemptText(p: TextPrepared, call: OperationCall, trace: AttemptTrace): Promise<TextAnswer> {
+  const { request } = p;
+  if (p.dialect) {
+    if (!request.stream) return { kind: 'json', body: await passthroughJson(p.dialect, request, call) };
+    return { kind: 'frames', stream: await openPassthrough(p.dialect, request, call) };
+  }
+  const backend = p.entry.provider.impl.text!;
+  if (!request.stream) return { kind: 'answer', answer: await backend.complete(request, call) };
+  const events = backend.stream(request, call);
+  const iterator = (p.plan.limit ? limitStreamSpend(events, p.plan.limit) : events)[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (!first.done && first.value.type === 'error') {
+    await iterator.return?.();
+    const ev = first.value;
+    trace.failure = { kind: 'status', status: ev.status, headers: {} };
+    throw errorFromStreamEvent(ev);
+  }
+  return { kind: 'events', iterator, first };
+}
+
+/** Writes the answer of the attempt that won, in the client's surface. */
+async function writeAnswer(
   ctx: ParameterizedContext<AppState>,
   surface: SurfaceCodec,
-  request: Conversation,
-  events: AsyncIterable<StreamEvent>,
+  routed: Routed<ModelEntry, TextPrepared, TextAnswer>,
   headers: Record<string, string>,
-  meter?: CallMeter,
+  meter: CallMeter,
 ): Promise<void> {
-  const iterator = events[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  if (!first.done && first.value.type === 'error') throw fromEvent(first.value);
-  const encoder = surface.createStreamEncoder(request);
-  const res = ctx.res;
-  ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': ctx.state.gw.requestId, ...(meter ? { trailer: COST_HEADER } : {}) });
-  try {
-    let step = first;
-    while (!step.done) {
-      if (res.destroyed) break;
-      const event = step.value;
-      meter?.observe(event);
-      let frames = encoder.encode(event);
-      if (meter && event.type === 'usage') frames = frames.map((f) => injectCostIntoFrame(f, meter.cost()));
-      await writeFrames(res, frames);
-      step = await iterator.next();
-    }
-    const end = encoder.end();
-    if (meter) {
+  const p = routed.prepared;
+  const answer = routed.value;
+  switch (answer.kind) {
+    case 'json': {
+      try {
+        meter.record(p.dialect!.decodeResponse(answer.body, p.request).usage);
+      } catch {
+        // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
+      }
       const cost = await meter.finish();
-      writeCostTrailer(res, cost);
-      await writeFrames(res, end.map((f) => injectCostIntoFrame(f, cost)));
-    } else {
-      await writeFrames(res, end);
+      injectCostIntoBody(answer.body, cost);
+      ctx.set(headers);
+      ctx.set(COST_HEADER, formatUsd(cost));
+      ctx.body = answer.body;
+      ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
+      return;
     }
-  } catch (e) {
-    if (!ctx.state.gw.abort.signal.aborted) {
-      const err = isGatewayError(e) ? e : errors.internal();
-      await writeFrames(res, encoder.fail({ status: err.status, type: err.type, code: err.code, message: err.message }));
+    case 'answer': {
+      meter.record(answer.answer.usage);
+      const cost = await meter.finish();
+      const body = surface.encodeResponse(answer.answer, p.request);
+      injectCostIntoBody(body, cost);
+      ctx.set(headers);
+      ctx.set(COST_HEADER, formatUsd(cost));
+      ctx.body = body;
+      ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
+      return;
     }
-    await iterator.return?.();
-    if (meter) writeCostTrailer(res, await meter.finish());
-  } finally {
-    res.end();
+    case 'frames':
+      return writePassthroughStream(ctx, surface, answer.stream, headers, meter);
+    case 'events':
+      return streamTranslated(ctx, surface, p.request, answer.iterator, answer.first, headers, meter);
   }
 }
 
-function fromEvent(ev: Extract<StreamEvent, { type: 'error' }>): GatewayError {
-  return errorFromStreamEvent(ev);
+/**
+ * The translating stage of the stream pipeline: internal events in, the client surface's own
+ * frames out, metered as they pass; the cost goes into the frames that carry usage. An error
+ * event (from the upstream or its decoder's end) fails the stream.
+ */
+export function createTranslateStage(surface: SurfaceCodec, request: Conversation, meter: CallMeter): StreamStage<StreamEvent> {
+  const encoder = surface.createStreamEncoder(request);
+  return {
+    push(event) {
+      if (event.type === 'error') return { frames: NO_FRAMES, error: { status: event.status, type: event.errorType, code: event.code ?? null, message: event.message } };
+      meter.observe(event);
+      const frames = encoder.encode(event);
+      return { frames: event.type === 'usage' ? frames.map((f) => injectCostIntoFrame(f, meter.cost())) : frames };
+    },
+    end: () => ({ frames: NO_FRAMES }),
+    close: (cost, failed) => (failed ? NO_FRAMES : encoder.end().map((f) => injectCostIntoFrame(f, cost))),
+    fail: (error) => encoder.fail(error),
+  };
+}
+
+const NO_FRAMES: readonly SseFrame[] = [];
+
+/** Streams internal events (the first already in hand) through the pipeline in the client's surface. */
+export function streamTranslated(
+  ctx: ParameterizedContext<AppState>,
+  surface: SurfaceCodec,
+  request: Conversation,
+  iterator: AsyncIterator<StreamEvent>,
+  first: IteratorResult<StreamEvent>,
+  headers: Record<string, string>,
+  meter: CallMeter,
+): Promise<void> {
+  const signal = ctx.state.gw.abort.signal;
+  const operation = ctx.state.gw.route.spec.operation;
+  const input: StreamInput<StreamEvent> = {
+    first: first.done ? [] : [first.value],
+    next: async () => {
+      const step = await iterator.next();
+      return step.done ? { done: true, value: undefined } : { done: false, value: [step.value] };
+    },
+    close: async () => { await iterator.return?.(); },
+    failure: (e) => (isGatewayError(e) ? e : streamFailure(signal, operation)),
+  };
+  return writeStream(ctx, input, createTranslateStage(surface, request, meter), headers, meter);
+}
+
+/** The error a stream ends with when its upstream fails after the first byte. */
+export function streamFailure(signal: AbortSignal, what: string): GatewayError {
+  if (signal.aborted && signal.reason === TOTAL_DEADLINE) return new GatewayError(504, 'timeout_error', 'upstream_timeout', 'The request reached its total deadline before the answer was complete.');
+  return new GatewayError(502, 'upstream_error', 'upstream_stream_truncated', `The upstream stream of ${what} failed before it was complete.`);
 }

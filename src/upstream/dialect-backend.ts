@@ -2,8 +2,10 @@ import type { DialectCodec, DialectRequest, DialectTarget } from '../codecs/code
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
-import { classifyStreamContentType, mapBodyReadError } from '../errors/stream-response.js';
 import type { OperationCall, TextBackend } from '../providers/types.js';
+import { classifyStreamContentType } from '../errors/stream-response.js';
+import { discardBody } from './call-upstream.js';
+import { mapCallError } from './map-call-error.js';
 import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
 import { readSse } from './sse.js';
 
@@ -27,10 +29,13 @@ export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequ
       ...(call.provider.headers ?? {}),
       ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
       ...(req.headers ?? {}),
+      ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
     },
     body: JSON.stringify(req.body),
     signal: call.signal,
     timeoutMs: call.timeoutMs,
+    timeouts: call.timeouts,
+    trace: call.trace,
   });
   if (res.status >= 400) {
     const body = await readBody(res);
@@ -54,16 +59,18 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       try {
         body = await res.body.json();
       } catch (e) {
-        throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+        throw mapCallError(e, call);
       }
       return dialect.decodeResponse(body, request);
     },
     async *stream(request: Conversation, call: OperationCall): AsyncIterable<StreamEvent> {
       const req = dialect.encodeRequest({ ...request, stream: true }, targetOf(call));
       const res = await sendDialectRequest(dialect, req, call);
+      // A 200 that is not an event stream fails the attempt before anything was read.
       const notSse = classifyStreamContentType(call.providerName, res.headers);
       if (notSse) {
-        res.body.on('error', () => undefined).destroy(); // nobody reads it: a late error must not go uncaught
+        discardBody(res.body);
+        if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
         throw notSse;
       }
       const decoder = dialect.createStreamDecoder(request);
@@ -72,7 +79,7 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
           for (const ev of decoder.decode(frame)) yield ev;
         }
       } catch (e) {
-        throw mapBodyReadError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal });
+        throw mapCallError(e, call);
       } finally {
         if (!res.body.destroyed) res.body.destroy();
       }

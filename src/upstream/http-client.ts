@@ -1,8 +1,10 @@
-import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { GatewayError, errors } from '../errors/gateway-error.js';
+import type { AttemptFailure } from '../routing/outcome.js';
+import { callUpstream, classifyTransportError, type AttemptTimeouts, type AttemptTrace } from './call-upstream.js';
 
-/** One keep-alive connection pool for every upstream call of the process. */
-const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 });
+/** Connect deadline when a caller names only one timeout (the routing default). */
+const DEFAULT_CONNECT_MS = 5000;
 
 export interface UpstreamRequest {
   provider: string;
@@ -12,7 +14,12 @@ export interface UpstreamRequest {
   body?: string | Uint8Array | Buffer;
   /** Aborted when the client goes away: the upstream request is cancelled too. */
   signal: AbortSignal;
+  /** First-byte and idle deadline when `timeouts` is not given (ms). */
   timeoutMs: number;
+  /** The routing deadlines of this call (connect, first byte, idle). */
+  timeouts?: AttemptTimeouts;
+  /** Where the routing loop reads what happened. */
+  trace?: AttemptTrace;
 }
 
 export interface UpstreamResponse {
@@ -22,35 +29,48 @@ export interface UpstreamResponse {
 }
 
 /**
- * Sends one upstream request. Connection failures become 502 `upstream_unreachable`; no
- * headers within the timeout becomes 504 `upstream_timeout`. The body is not read here, so
- * streams flow through unbuffered.
+ * Sends one upstream request through callUpstream and answers the way callers that throw
+ * want: any HTTP answer is returned (its status is the caller's to check); a transport
+ * failure throws the gateway's error (connect 502 `upstream_unreachable`, deadline 504
+ * `upstream_timeout`; a client abort passes through).
  */
 export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
-  try {
-    const res = await request(req.url, {
-      method: req.method ?? 'POST',
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-      dispatcher: agent,
-      headersTimeout: req.timeoutMs,
-      bodyTimeout: req.timeoutMs,
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.body };
-  } catch (e) {
-    throw mapTransportError(e, req);
+  const timeouts = req.timeouts ?? { connectMs: DEFAULT_CONNECT_MS, firstByteMs: req.timeoutMs, idleMs: req.timeoutMs };
+  const out = await callUpstream({ url: req.url, method: req.method, headers: req.headers, body: req.body, signal: req.signal, timeouts, trace: req.trace });
+  if (out.ok || out.status !== undefined) return { status: out.status, headers: out.headers, body: out.body };
+  throw failureError(out.failure, req.provider, timeouts, out.error);
+}
+
+/** The gateway error a transport failure is answered with. */
+export function failureError(failure: AttemptFailure, provider: string, timeouts: AttemptTimeouts | number, cause?: unknown): Error {
+  const t = typeof timeouts === 'number' ? { connectMs: timeouts, firstByteMs: timeouts, idleMs: timeouts } : timeouts;
+  switch (failure.kind) {
+    case 'aborted': return cause instanceof Error ? cause : new Error('aborted');
+    case 'timeout': {
+      const ms = failure.phase === 'connect' ? t.connectMs : failure.phase === 'idle' ? t.idleMs : failure.phase === 'first_byte' ? t.firstByteMs : undefined;
+      return ms === undefined
+        ? new GatewayError(504, 'timeout_error', 'upstream_timeout', `Provider '${provider}' did not finish within the request's total deadline.`, { provider })
+        : errors.upstreamTimeout(provider, ms);
+    }
+    // Before any answer a broken connection means the provider was not reached.
+    case 'reset': return errors.upstreamUnreachable(provider);
+    default: return errors.upstreamUnreachable(provider);
   }
 }
 
-/** Maps an undici failure to the gateway's error set (client aborts pass through unchanged). */
-export function mapTransportError(e: unknown, req: Pick<UpstreamRequest, 'provider' | 'timeoutMs' | 'signal'>): Error {
+/**
+ * Maps a failure while reading an upstream body to the gateway's error set (client aborts pass
+ * through unchanged) and leaves the typed failure in `trace` for the routing loop.
+ */
+export function mapTransportError(e: unknown, req: Pick<UpstreamRequest, 'provider' | 'timeoutMs' | 'signal' | 'timeouts' | 'trace'>): Error {
   if (e instanceof GatewayError) return e;
-  if (req.signal.aborted) return e instanceof Error ? e : new Error('aborted');
-  if (e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || e instanceof undiciErrors.ConnectTimeoutError) {
-    return errors.upstreamTimeout(req.provider, req.timeoutMs);
-  }
-  return errors.upstreamUnreachable(req.provider);
+  const failure = classifyTransportError(e, req.signal);
+  if (req.trace) req.trace.failure = failure;
+  // The provider was reached and its answer started: a body that is not the JSON it should be
+  // is an unreadable answer, a broken connection a cut one, never "unreachable".
+  if (e instanceof SyntaxError) return errors.invalidUpstreamResponse(req.provider, 'an answer that is not JSON');
+  if (failure.kind === 'reset') return errors.streamTruncated(req.provider, 'broke the connection before the answer was complete');
+  return failureError(failure, req.provider, req.timeouts ?? req.timeoutMs, e);
 }
 
 /** Reads a whole upstream body as JSON when it is JSON, else as text. */

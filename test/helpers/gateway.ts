@@ -21,6 +21,11 @@ export async function startGateway(options: { env?: Record<string, string>; conf
     GATEWAY_API_KEYS: TEST_KEY,
     GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'),
     LOG_LEVEL: 'silent',
+    // One try per target, and breakers that do not open on a suite's deliberate failures: the
+    // suites that assert how one upstream failure is answered see it unretried and unguarded;
+    // the resilience suites (test/e2e/routing) set their own attempts and breakers.
+    GATEWAY_RETRY_ATTEMPTS: '1',
+    GATEWAY_BREAKER_FAILURES: '1000000',
     ...options.env,
   };
   const project = loadProject(options.configPath ?? process.env.GATEWAY_TEST_CONFIG ?? resolve(process.cwd(), 'gateway.yaml'), env);

@@ -7,7 +7,7 @@ import type { AttemptRecord, RequestRecord } from '../../src/server/request-reco
 import { parseSamples, samplesOf, valueOf } from './prometheus-text.js';
 
 function record(over: Partial<RequestRecord> = {}): RequestRecord {
-  return { requestId: 'req_1', startedAt: Date.now(), method: 'POST', path: '/v1/chat/completions', route: 'chat-completions.yaml', operation: 'chat.completions', attempts: 1, streamed: false, clientAborted: false, status: 200, durationMs: 120, keyId: 'team-a', keyName: 'team-a', ...over };
+  return { requestId: 'req_1', startedAt: Date.now(), startedAtMonotonic: performance.now(), method: 'POST', path: '/v1/chat/completions', route: 'chat-completions.yaml', operation: 'chat.completions', attempts: 1, streamed: false, clientAborted: false, status: 200, durationMs: 120, keyId: 'team-a', keyName: 'team-a', ...over };
 }
 
 function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {

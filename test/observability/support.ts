@@ -111,6 +111,9 @@ function compileConfig(dir: string, options: ObservedOptions): Runtime {
     GATEWAY_ADMIN_KEYS: ADMIN_KEY,
     ACME_API_KEY: UPSTREAM_KEY,
     GATEWAY_FILES_DIR: resolve(process.cwd(), '.gateway/test-files'),
+    // One try per call and no breaker in the way: each test sees its one upstream answer.
+    GATEWAY_RETRY_ATTEMPTS: '1',
+    GATEWAY_BREAKER_FAILURES: '1000000',
     ...options.env,
   };
   const { runtime, diagnostics } = compile(loadProject(path, env), env);

@@ -66,7 +66,7 @@ async function forwardToProvider(gw: GatewayState, provider: ResolvedProvider, c
     apiKey: provider.apiKey,
     baseUrl: provider.baseUrl,
     signal: gw.abort.signal,
-    timeoutMs: provider.spec.timeout_ms ?? gw.runtime.config.server.upstream_timeout_ms,
+    timeoutMs: provider.spec.timeout_ms ?? gw.runtime.config.server.upstream_timeout_ms ?? 60_000,
     owner: gw.owner,
     services: gw.services,
   };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { RequestEvents, RequestRecord } from '../request-record.js';
+import { elapsedMs, type RequestEvents, type RequestRecord } from '../request-record.js';
 import type { AppState } from '../state.js';
 
 /**
@@ -12,14 +12,13 @@ import type { AppState } from '../state.js';
 export function trackRequest(events: RequestEvents): Middleware<AppState> {
   return async (ctx, next) => {
     const startedAt = Date.now();
-    const t0 = performance.now();
     const requestId = sanitizeRequestId(ctx.get('x-request-id')) ?? `req_${randomUUID().replace(/-/g, '')}`;
-    const record: RequestRecord = { requestId, startedAt, method: ctx.method, path: ctx.path, attempts: 0, streamed: false, clientAborted: false };
+    const record: RequestRecord = { requestId, startedAt, startedAtMonotonic: performance.now(), method: ctx.method, path: ctx.path, attempts: 0, streamed: false, clientAborted: false };
     ctx.state.record = record;
     ctx.set('x-request-id', requestId);
     const res = ctx.res;
     res.once('close', () => {
-      record.durationMs = Math.round((performance.now() - t0) * 10) / 10;
+      record.durationMs = elapsedMs(record);
       record.status = res.statusCode;
       if (!res.writableFinished) {
         record.clientAborted = true;

@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { ClientDriver, Outcome } from './support/client-driver.js';
 import { chatDriver } from './support/chat-client.js';
-import { cell, useTextGateway } from './support/harness.js';
+import { dialectView, kitCell as cell, useKitGateway } from '../../kit/routing-gateway.js';
 import { messagesDriver } from './support/messages-client.js';
 import { responsesDriver } from './support/responses-client.js';
 import {
@@ -39,7 +39,7 @@ function expectUsage(out: Outcome, fixture: Fixture, driver: ClientDriver, diale
 }
 
 describe('text surfaces x upstream dialects (official SDKs)', () => {
-  const h = useTextGateway();
+  const h = useKitGateway();
   const drivers = new Map<string, ClientDriver>();
   const driverOf = (i: number): ClientDriver => {
     const name = CLIENT_NAMES[i]!;
@@ -52,7 +52,7 @@ describe('text surfaces x upstream dialects (official SDKs)', () => {
       for (const { dialect, model, upstream } of DIALECT_MODELS) {
         describe(`-> ${dialect} (${model})`, () => {
           const view = upstreamViews[dialect]!;
-          const fake = () => h.fakes.byDialect[dialect]!;
+          const fake = () => dialectView(h.kit, dialect);
 
           for (const { name: mode, streamed } of MODES) {
             cell(h, `answers text (${mode})`, async () => {

@@ -10,7 +10,7 @@ import OpenAI from 'openai';
 import type { TestGateway } from '../../helpers/gateway.js';
 import type { ClientDriver } from './support/client-driver.js';
 import { chatDriver } from './support/chat-client.js';
-import { cell, useTextGateway } from './support/harness.js';
+import { deploymentFor, kitCell as cell, TEST_ROUTING, useKitGateway } from '../../kit/routing-gateway.js';
 import { messagesDriver } from './support/messages-client.js';
 import { responsesDriver } from './support/responses-client.js';
 import { DIALECT_MODELS } from './support/scenario.js';
@@ -64,18 +64,20 @@ const ERROR_CASES: Array<{ client: Client; dialect: string; upstreamStatus: numb
 ];
 
 describe('upstream errors through the text surfaces', () => {
-  const h = useTextGateway();
+  // One try per target: this suite is about how one upstream failure is answered.
+  const h = useKitGateway({ routing: { ...TEST_ROUTING, retry: { ...TEST_ROUTING.retry, attempts: 1 } } });
+  const requestsOf = (dialect: string) => deploymentFor(h.kit, dialect).requests.filter((r) => r.dialect === dialect);
 
   describe('error answers', () => {
     for (const c of ERROR_CASES) {
       cell(h, `${c.client} client <- ${c.dialect} ${c.upstreamStatus}: ${c.clientStatus} (${c.why})`, async () => {
         const message = `fake ${c.dialect} says no (${c.upstreamStatus})`;
-        h.fakes.byDialect[c.dialect]!.enqueue({ error: { status: c.upstreamStatus, message, ...(c.retryAfter ? { retryAfter: c.retryAfter } : {}) } });
+        deploymentFor(h.kit, c.dialect).enqueue({ status: c.upstreamStatus, message, ...(c.retryAfter ? { retryAfter: c.retryAfter } : {}) });
         const failure = await failureOf(() => DRIVERS[c.client](h.gw).askText(modelOf(c.dialect), false));
         expect(failure.status, 'client status').to.equal(c.clientStatus);
         if (c.retryAfter) expect(failure.retryAfter, 'Retry-After forwarded').to.equal(c.retryAfter);
         expectEnvelope(c.client, failure.body, message);
-        expect(h.fakes.byDialect[c.dialect]!.requests, 'SDK retries are off: one upstream call').to.have.length(1);
+        expect(requestsOf(c.dialect), 'SDK retries are off: one upstream call').to.have.length(1);
       });
     }
   });
@@ -84,7 +86,7 @@ describe('upstream errors through the text surfaces', () => {
     for (const client of ['chat', 'messages'] as const) {
       for (const { dialect, model } of DIALECT_MODELS) {
         cell(h, `${client} client <- ${dialect}: the SDK throws the surface's error event`, async () => {
-          h.fakes.byDialect[dialect]!.enqueue({ fixture: 'text', failAfterEvents: 3 });
+          deploymentFor(h.kit, dialect).enqueue({ failAfterEvents: 3 });
           const failure = await DRIVERS[client](h.gw).askText(model, true).then(
             () => undefined,
             (e: unknown) => e as Error,
@@ -96,7 +98,7 @@ describe('upstream errors through the text surfaces', () => {
     }
     for (const { dialect, model } of DIALECT_MODELS) {
       cell(h, `responses client <- ${dialect}: the stream ends with the surface's error event (and response.failed when translated)`, async () => {
-        h.fakes.byDialect[dialect]!.enqueue({ fixture: 'text', failAfterEvents: 3 });
+        deploymentFor(h.kit, dialect).enqueue({ failAfterEvents: 3 });
         const stream = await new OpenAI({ baseURL: `${h.gw.url}/v1`, apiKey: h.gw.key, maxRetries: 0 }).responses.create({ model, input: 'hi', stream: true });
         const events: Array<{ type: string; message?: string; response?: { status?: string; error?: { message: string } | null } }> = [];
         for await (const event of stream) events.push(event as (typeof events)[number]);

@@ -2,7 +2,8 @@
  * Reading what an upstream received, per wire format: the facts a test asserts on (model, tool
  * calls and results, images, system text) found where each provider's format puts them.
  */
-import type { ReceivedRequest } from '../../../text-fakes/fake-upstream.js';
+/** What the views read of a request a fake upstream received (the kit's and the older fakes' alike). */
+export interface ReceivedRequest { body: Record<string, unknown>; model?: string; stream: boolean }
 
 /** An image as the upstream got it: by URL or inline. */
 export type ImageView = { url: string } | { mediaType: string; data: string };

@@ -1,0 +1,124 @@
+import type { ParameterizedContext } from 'koa';
+import { elapsedMs } from './request-record.js';
+import type { CallMeter } from '../billing/call-meter.js';
+import { COST_HEADER, writeCostTrailer } from '../billing/frame-cost.js';
+import type { CodecError, SseFrame } from '../codecs/codec.js';
+import { isGatewayError } from '../errors/gateway-error.js';
+import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
+import { openSse, writeFrames } from './sse-response.js';
+import type { AppState } from './state.js';
+
+/** What a stage makes of one upstream item (or of the upstream's end). */
+export interface StageOut {
+  readonly frames: readonly SseFrame[];
+  /** The stream failed (an error event, or it ended without its terminal event): end it with this. */
+  readonly error?: CodecError;
+  /** The frames already carry the error (a same-format error event forwarded as it came). */
+  readonly errorWritten?: boolean;
+}
+
+/**
+ * The middle of the stream pipeline (decode -> meter -> encode): a translating stage (internal
+ * events to the client's surface) or the identity stage of same-format calls (frames as they
+ * came, read by a cheap scan). Either meters what passes.
+ */
+export interface StreamStage<I> {
+  push(item: I): StageOut;
+  /** The upstream ended normally: what is still pending (a decoder's end). */
+  end(): StageOut;
+  /**
+   * The closing frames once the cost is known: a held usage frame, and (unless the stream
+   * failed) the terminators such as [DONE] or message_stop.
+   */
+  close(costUsd: number, failed: boolean): readonly SseFrame[];
+  /** The client surface's own error frames. */
+  fail(error: CodecError): readonly SseFrame[];
+  /** Called once before the meter settles (a stage that metered lazily adds what it saw). */
+  beforeFinish?(): void;
+}
+
+/** An upstream stream whose first batch has arrived (the routing loop waited for it). */
+export interface StreamInput<I> {
+  readonly first: readonly I[];
+  next(): Promise<IteratorResult<readonly I[]>>;
+  /** Lets go of the upstream (called once, whatever happened). */
+  close(): Promise<void>;
+  /** Maps a failure of `next()` (reset, idle deadline) to the error the client is told. */
+  failure(e: unknown): CodecError | undefined;
+}
+
+const NO_FRAMES: readonly SseFrame[] = [];
+
+/**
+ * The one stream writer of text calls: upstream batches go through the stage and out to the
+ * client, one write per batch, with headers sent along the first. The stream-end rule lives
+ * here: an error from the stage (an error event, a decoder's end without the terminal event)
+ * or a failure of the upstream after the first byte ends the stream with the surface's own
+ * error event, never as if finished; either way the cost of what was delivered is settled and
+ * written as the closing `x-gateway-cost` comment and HTTP trailer.
+ */
+export async function writeStream<I>(
+  ctx: ParameterizedContext<AppState>,
+  input: StreamInput<I>,
+  stage: StreamStage<I>,
+  headers: Record<string, string>,
+  meter: CallMeter,
+): Promise<void> {
+  const gw = ctx.state.gw;
+  const res = ctx.res;
+  ctx.respond = false;
+  openSse(res, { ...headers, 'x-request-id': gw.requestId, trailer: COST_HEADER });
+  gw.record.ttfbMs = elapsedMs(gw.record);
+  let failed: CodecError | undefined;
+  let written = false;
+  const out: SseFrame[] = [];
+  try {
+    let batch: readonly I[] | undefined = input.first;
+    while (batch && !res.destroyed) {
+      for (const item of batch) {
+        const r = stage.push(item);
+        if (r.frames.length > 0) out.push(...r.frames);
+        if (r.error) {
+          failed = r.error;
+          written = r.errorWritten === true;
+          break;
+        }
+      }
+      await writeFrames(res, out.splice(0));
+      if (failed) break;
+      const step = await input.next();
+      batch = step.done ? undefined : step.value;
+    }
+    if (!failed && !res.destroyed) {
+      const r = stage.end();
+      out.push(...r.frames);
+      failed = r.error;
+      written = r.errorWritten === true;
+    }
+  } catch (e) {
+    failed = clientGone(gw.abort.signal) ? undefined : input.failure(e) ?? (isGatewayError(e) ? e : undefined);
+  }
+  try {
+    await input.close();
+    stage.beforeFinish?.();
+    const cost = await meter.finish();
+    if (res.destroyed || (!failed && clientGone(gw.abort.signal))) return;
+    if (failed) {
+      out.push(...stage.close(cost, true), ...(written ? NO_FRAMES : stage.fail(failed)));
+      await writeFrames(res, out.splice(0));
+      writeCostTrailer(res, cost);
+    } else {
+      // The cost comment goes before the closing frames ([DONE] stays the last data line).
+      await writeFrames(res, out.splice(0));
+      writeCostTrailer(res, cost);
+      await writeFrames(res, stage.close(cost, false));
+    }
+  } finally {
+    res.end();
+  }
+}
+
+/** Whether the client itself went away (not the total deadline). */
+export function clientGone(signal: AbortSignal): boolean {
+  return signal.aborted && signal.reason !== TOTAL_DEADLINE;
+}

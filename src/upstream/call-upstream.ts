@@ -1,0 +1,117 @@
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import type { AttemptFailure } from '../routing/outcome.js';
+
+/** Deadlines of one attempt (routing `timeouts`). */
+export interface AttemptTimeouts { readonly connectMs: number; readonly firstByteMs: number; readonly idleMs: number }
+
+/**
+ * What the routing loop learns from the upstream calls made inside one attempt: how many went
+ * out, how the last one failed (if it did) and when its first byte came. Operations that map
+ * failures to errors themselves still leave the typed failure here for the loop to judge.
+ */
+export interface AttemptTrace {
+  calls: number;
+  failure?: AttemptFailure;
+  firstByteAt?: number;
+  /** The request's running count of upstream calls (all attempts, both sides of a hedge). */
+  total?: { calls: number };
+}
+
+/** One upstream HTTP request. */
+export interface UpstreamCall {
+  url: string;
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers: Record<string, string>;
+  body?: string | Uint8Array | Buffer;
+  /** Aborted when the client goes away or the request's total deadline passes (reason TOTAL_DEADLINE). */
+  signal: AbortSignal;
+  timeouts: AttemptTimeouts;
+  trace?: AttemptTrace;
+}
+
+/** An upstream answer whose body has not been read. */
+export interface UpstreamAnswer {
+  readonly ok: true;
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: Dispatcher.ResponseData['body'];
+}
+
+/** An error status (body unread, for the error decoder) or a transport failure. */
+export type UpstreamFailed =
+  | { readonly ok: false; readonly failure: Extract<AttemptFailure, { kind: 'status' }>; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: Dispatcher.ResponseData['body'] }
+  | { readonly ok: false; readonly failure: Exclude<AttemptFailure, { kind: 'status' }>; readonly status?: undefined; readonly error: unknown };
+
+/** The reason the total-deadline abort carries, so it is told apart from a client abort. */
+export const TOTAL_DEADLINE = Object.freeze(new Error('total deadline passed'));
+
+// Connect timeouts are an Agent setting: one keep-alive pool per distinct connect timeout
+// (configs use one or two), created on first use and shared by every call.
+const agents = new Map<number, Agent>();
+function agentFor(connectMs: number): Agent {
+  let agent = agents.get(connectMs);
+  if (!agent) {
+    agent = new Agent({ connections: 256, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1, connect: { timeout: connectMs } });
+    agents.set(connectMs, agent);
+  }
+  return agent;
+}
+
+/**
+ * The one function that calls an upstream: sends one request and returns a typed answer
+ * (any status below 400) or a typed failure (an error status with its headers, or
+ * `connect_error`, `timeout` by phase, `reset`, `aborted`). It never throws and never reads
+ * the body, so streams flow through unbuffered. Every upstream call of the gateway, text and
+ * mapped operations alike, goes through here.
+ */
+export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer | UpstreamFailed> {
+  if (call.trace) {
+    call.trace.calls++;
+    if (call.trace.total) call.trace.total.calls++;
+  }
+  try {
+    const res = await request(call.url, {
+      method: call.method ?? 'POST',
+      headers: call.headers,
+      body: call.body,
+      signal: call.signal,
+      dispatcher: agentFor(call.timeouts.connectMs),
+      headersTimeout: call.timeouts.firstByteMs,
+      bodyTimeout: call.timeouts.idleMs,
+    });
+    if (call.trace) call.trace.firstByteAt = Date.now();
+    if (res.statusCode >= 400) {
+      const failure = { kind: 'status', status: res.statusCode, headers: res.headers } as const;
+      if (call.trace) call.trace.failure = failure;
+      return { ok: false, failure, status: res.statusCode, headers: res.headers, body: res.body };
+    }
+    if (call.trace) call.trace.failure = undefined;
+    return { ok: true, status: res.statusCode, headers: res.headers, body: res.body };
+  } catch (e) {
+    const failure = classifyTransportError(e, call.signal);
+    if (call.trace) call.trace.failure = failure;
+    return { ok: false, failure, error: e };
+  }
+}
+
+/**
+ * Names an undici (or body read) failure: which deadline passed, a refused connection, a
+ * connection that broke after it was made, or an abort (the client's, or the total deadline).
+ */
+export function classifyTransportError(e: unknown, signal: AbortSignal): Exclude<AttemptFailure, { kind: 'status' }> {
+  if (signal.aborted) return signal.reason === TOTAL_DEADLINE ? { kind: 'timeout', phase: 'total' } : { kind: 'aborted' };
+  if (e instanceof undiciErrors.ConnectTimeoutError) return { kind: 'timeout', phase: 'connect' };
+  if (e instanceof undiciErrors.HeadersTimeoutError) return { kind: 'timeout', phase: 'first_byte' };
+  if (e instanceof undiciErrors.BodyTimeoutError) return { kind: 'timeout', phase: 'idle' };
+  const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return { kind: 'connect_error' };
+  if (e instanceof undiciErrors.RequestAbortedError) return { kind: 'aborted' };
+  return { kind: 'reset' };
+}
+
+/** Discards an unread body (undici reports an error for a body destroyed unread: swallowed here). */
+export function discardBody(body: { on(event: 'error', listener: () => void): unknown; destroy(): unknown; destroyed?: boolean }): void {
+  if (body.destroyed) return;
+  body.on('error', () => undefined);
+  body.destroy();
+}
