@@ -38,7 +38,6 @@ export async function createObservability(config: GatewayConfig, env: Env): Prom
   const step: Middleware<AppState> = (ctx, next) => {
     const record = ctx.state.record;
     metrics.started(record);
-    noteFirstByte(ctx.res, record, performance.now());
     return traceStep ? traceStep(ctx, next) : next();
   };
   return {
@@ -58,19 +57,3 @@ export async function createObservability(config: GatewayConfig, env: Env): Prom
   };
 }
 
-/**
- * Time to first byte, for every response: headers leave with the first body write (streams
- * write them with their first frame), so the moment `writeHead` runs is the first byte. A
- * writer that knows better (e.g. the first token) may set `ttfbMs` itself; it is kept.
- */
-function noteFirstByte(res: AppStateResponse, record: AppState['record'], t0: number): void {
-  const writeHead = res.writeHead;
-  res.writeHead = function (this: AppStateResponse, ...args: Parameters<AppStateResponse['writeHead']>) {
-    // Measured from this step (microseconds after track-request's start), on the same clock as durationMs.
-    if (record.ttfbMs === undefined) record.ttfbMs = Math.round((performance.now() - t0) * 10) / 10;
-    res.writeHead = writeHead;
-    return writeHead.apply(this, args);
-  } as AppStateResponse['writeHead'];
-}
-
-type AppStateResponse = import('node:http').ServerResponse;

@@ -23,7 +23,7 @@ import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
 import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
-import { resolveClientAddress } from './client-address.js';
+import { installClientAddress } from './client-address.js';
 import { requestContext } from './request-context.js';
 import { authenticateAdmin, authenticateAdminOrKey, type AnonymousWhen } from './steps/authenticate-admin.js';
 import { adminHandler } from '../admin/admin-handler.js';
@@ -135,9 +135,9 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   let active = buildPipeline(store.current(), shared, lifecycle);
   const app = new Koa<AppState>();
   app.proxy = false; // client addresses: server.trusted_proxies (client-address.ts)
+  installClientAddress(app, store);
   app.silent = true;
   shared.observability.attach(shared.events, logger);
-  app.use(resolveClientAddress(store));
   app.use(trackRequest(shared.events));
   app.use(shared.observability.step);
   app.use(errorBoundary(logger));

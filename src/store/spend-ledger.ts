@@ -62,6 +62,9 @@ export interface SpendLedger {
   read(account: string): Promise<SpendTotals>;
 }
 
+/** Most settled hold ids a memory ledger remembers (for idempotent retries). */
+const SETTLED_IDS_KEPT = 1_000;
+
 /** A spend ledger in process memory (one gateway instance). Expired accounts read as empty. */
 export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSeconds = DEFAULT_HOLD_TTL_SECONDS): SpendLedger {
   const accounts = new Map<string, SpendTotals & { expiresAt: number }>();
@@ -77,7 +80,18 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
       const a = accounts.get(h.account);
       if (a) a.usedNano -= h.amount;
     }
-    if (settled.size > 10_000) for (const [id, at] of settled) if (at < t - 86_400_000) settled.delete(id);
+  };
+  // Settled ids are remembered only as long as a retry of that settle or a late reserve of the
+  // same hold can arrive (the hold TTL), and at most SETTLED_IDS_KEPT of them: a Map keeps
+  // insertion order, so the oldest go first. (Kept for a day, they grew the heap by ~450 bytes
+  // per request under load.)
+  const rememberSettled = (id: string) => {
+    const t = now();
+    settled.set(id, t);
+    for (const [old, at] of settled) {
+      if (settled.size <= SETTLED_IDS_KEPT && at >= t - holdTtlSeconds * 1000) break;
+      settled.delete(old);
+    }
   };
   const open = (account: string, ttlSeconds: number) => {
     const t = now();
@@ -103,7 +117,7 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
     async settle(entries, actualNano, holdId) {
       if (holdId) {
         if (settled.has(holdId)) return;
-        settled.set(holdId, now());
+        rememberSettled(holdId);
       }
       const hold = holdId ? holds.get(holdId) : undefined;
       if (holdId) holds.delete(holdId);

@@ -19,6 +19,9 @@ export function trackRequest(events: RequestEvents): Middleware<AppState> {
     const res = ctx.res;
     res.once('close', () => {
       record.durationMs = elapsedMs(record);
+      // Streams set their first byte as they open; an answer written whole (JSON, an error) has
+      // its first byte go out with the rest, at the end.
+      record.ttfbMs ??= record.durationMs;
       record.status = res.statusCode;
       if (!res.writableFinished) {
         record.clientAborted = true;
