@@ -22,7 +22,7 @@ import { createRequestEvents, type RequestEvents } from './request-record.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { createRedisResponseStore } from '../store/response-store-redis.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
-import { openLedger, type LedgerServices } from '../ledger/open-ledger.js';
+import type { LedgerServices } from '../ledger/open-ledger.js';
 import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
 import { createLatencyTracker, type LatencyTracker } from '../routing/latency.js';
 import { createRedisBreakerStore } from '../routing/redis-breaker-store.js';
@@ -78,7 +78,10 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
     latency: createLatencyTracker(),
   };
-  const usageLedger = config.ledger.url ? await openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger) : undefined;
+  // PostgreSQL (pg) is loaded only when a ledger is configured.
+  const usageLedger = config.ledger.url
+    ? await (await import('../ledger/open-ledger.js')).openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger)
+    : undefined;
   const closeLedger = async () => { await usageLedger?.close(); };
   const localBreaker = createMemoryBreakerStore();
   const memory = {

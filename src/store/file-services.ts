@@ -6,7 +6,7 @@ import { createFileStore, type ManagedFileStore } from './file-store.js';
 import type { RedisConnection } from './redis-connection.js';
 import type { StoreGuard } from './redis-fallback.js';
 import { createRedisFileIndex } from './redis-file-index.js';
-import { createS3BlobStore, type S3Credentials, type S3Settings } from './s3-blob-store.js';
+import type { S3Credentials, S3Settings } from './s3-blob-store.js';
 
 /** `files` in gateway.yaml, as far as storage goes. */
 export interface FilesSettings {
@@ -36,7 +36,7 @@ function defaultSweepSeconds(ttlSeconds: number): number {
  */
 export function createFileServices(settings: FilesSettings, logger: Logger, options: { credentials?: S3Credentials; redis?: { conn: RedisConnection; guard: StoreGuard } } = {}): FileServices {
   const blobs: BlobStore = settings.store === 's3' && settings.s3
-    ? createS3BlobStore(settings.s3, options.credentials)
+    ? createLazyS3BlobStore(settings.s3, options.credentials)
     : createLocalBlobStore(resolve(settings.dir));
   const memory = createMemoryFileIndex();
   const index: FileIndex = options.redis ? createRedisFileIndex(options.redis.conn, options.redis.guard, memory) : memory;
@@ -60,5 +60,26 @@ export function createFileServices(settings: FilesSettings, logger: Logger, opti
       if (timer) clearInterval(timer);
       blobs.close();
     },
+  };
+}
+
+/**
+ * The S3 blob store, with the AWS SDK loaded on first use: it is a large dependency (tens of
+ * MB resident) that a gateway keeping files on its own disk never needs.
+ */
+function createLazyS3BlobStore(settings: S3Settings, credentials?: S3Credentials): BlobStore {
+  let store: Promise<BlobStore> | undefined;
+  let loaded: BlobStore | undefined;
+  const get = (): Promise<BlobStore> => {
+    store ??= import('./s3-blob-store.js').then((m) => (loaded = m.createS3BlobStore(settings, credentials)));
+    return store;
+  };
+  return {
+    write: async (key, content, contentType, signal) => (await get()).write(key, content, contentType, signal),
+    read: async (key) => (await get()).read(key),
+    open: async (key) => (await get()).open(key),
+    delete: async (key) => (await get()).delete(key),
+    writtenBefore: async (beforeMs, limit) => (await get()).writtenBefore(beforeMs, limit),
+    close: () => loaded?.close(),
   };
 }
