@@ -49,6 +49,13 @@ export const serveOpenApi: Middleware<AppState> = (ctx) => {
 
 /** `GET /docs`: a page rendering /openapi.json. */
 export const serveDocs: Middleware<AppState> = (ctx) => {
+  // The router also matches `/docs/`, where the page's relative asset URLs would resolve under
+  // /docs/docs/: send the browser to `/docs` (a relative Location, so a path prefix is kept).
+  if (ctx.path.endsWith('/')) {
+    ctx.status = 301;
+    ctx.redirect('../docs');
+    return;
+  }
   ctx.set('Cache-Control', 'no-cache');
   ctx.type = 'text/html; charset=utf-8';
   ctx.body = renderDocsPage();

@@ -128,5 +128,17 @@ describe('production install files', () => {
         }
       }
     });
+
+    it('passes the gateway only <VAR>_FILE variables that the shipped gateway.yaml reads', () => {
+      // A <VAR>_FILE the config never reads is silently ignored (the ledger would stay off).
+      const config = readFileSync(join(root, 'gateway.yaml'), 'utf8');
+      const providers = Object.keys((parseDocument(config).toJS() as { providers: Record<string, unknown> }).providers);
+      const read = (name: string): boolean =>
+        config.includes(`\${${name}`) || new RegExp(`_env:\\s*${name}\\b`).test(config) ||
+        providers.some((p) => `${p.toUpperCase().replace(/-/g, '_')}_API_KEY` === name);
+      const fileVars = Object.keys(compose.services.gateway!.environment ?? {}).filter((k) => k.endsWith('_FILE'));
+      expect(fileVars).to.include('GATEWAY_LEDGER_URL_FILE');
+      for (const key of fileVars) expect(read(key.slice(0, -'_FILE'.length)), `gateway.yaml reads ${key.slice(0, -5)}`).to.equal(true);
+    });
   });
 });

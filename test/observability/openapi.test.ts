@@ -97,6 +97,17 @@ describe('observability: OpenAPI document and docs page', () => {
       expect(css.headers.get('content-type')).to.match(/^text\/css/);
     });
 
+    it('sends /docs/ to /docs, where the page\'s relative asset URLs resolve', async () => {
+      const res = await fetch(`${gw.url}/docs/`, { redirect: 'manual' });
+      expect(res.status).to.equal(301);
+      const target = new URL(res.headers.get('location')!, `${gw.url}/docs/`);
+      expect(target.pathname).to.equal('/docs');
+      const page = await fetch(`${gw.url}/docs/`);
+      expect(page.url).to.equal(`${gw.url}/docs`);
+      const style = /<link rel="stylesheet" href="([^"]+)"/.exec(await page.text())?.[1];
+      expect((await fetch(new URL(style!, page.url))).status).to.equal(200);
+    });
+
     it('serves only the page\'s own files from the package (404 in the envelope otherwise)', async () => {
       for (const name of ['package.json', '..%2F..%2Fpackage.json', 'index.html']) {
         const res = await fetch(`${gw.url}/docs/assets/${name}`);
