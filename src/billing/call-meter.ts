@@ -23,10 +23,21 @@ export interface CallMeter {
   record(usage: Usage): void;
   /** The cost so far (USD). */
   cost(): number;
+  /**
+   * The usage billed so far and whether it is the meter's own estimate (no provider usage seen),
+   * so a stream that ended without usage can still tell the client what it was billed for.
+   */
+  usage(): MeteredUsage;
   /** Settles the key's hold with the final cost, once; resolves to that cost. */
   finish(): Promise<number>;
   /** Settles with nothing spent when the call failed before producing anything. */
   abandon(): Promise<void>;
+}
+
+/** What a meter bills: the provider's usage, or its estimate (`estimated`). */
+export interface MeteredUsage {
+  usage: Usage;
+  estimated: boolean;
 }
 
 /** Told the final usage and cost once, when the meter finishes (`estimated`: no provider usage). */
@@ -59,6 +70,9 @@ export function createCallMeter(request: Conversation, pricing: Pricing, hold: S
     },
     cost() {
       return computeTextCost(current(), pricing);
+    },
+    usage() {
+      return { usage: current(), estimated: usage === undefined };
     },
     async finish() {
       const u = current();

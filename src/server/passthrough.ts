@@ -4,6 +4,7 @@ import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.j
 import { estimateConversationTokens } from '../billing/token-counter.js';
 import type { CodecError, DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
+import { generateId } from '../codecs/shared/ids.js';
 import { isRecord } from '../codecs/shared/json.js';
 import { errors, isGatewayError } from '../errors/gateway-error.js';
 import { classifyStreamContentType } from '../errors/stream-response.js';
@@ -20,6 +21,7 @@ import type { AppState } from './state.js';
 import { streamFailure } from './text-call.js';
 import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import { mustDecode, outputCharsOf } from './frame-scan.js';
+import { buildEstimatedUsageFrame, type StreamOpening } from './estimated-usage-frame.js';
 
 const NO_EVENTS: StreamEvent[] = [];
 const NO_FRAMES: readonly SseFrame[] = [];
@@ -200,6 +202,7 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
   // stream the upstream already opened (Responses: no second response.created).
   const failEncoder = surface.createStreamEncoder(request);
   let detected = false;
+  let opening: StreamOpening | undefined;
   const observe = (events: readonly StreamEvent[]): CodecError | undefined => {
     for (const e of events) {
       if (e.type === 'error') {
@@ -207,7 +210,10 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
         const err = errorFromStreamEvent(e);
         return { status: err.status, type: err.type, code: err.code, message: err.message };
       }
-      if (e.type === 'start') failEncoder.encode(e);
+      if (e.type === 'start') {
+        failEncoder.encode(e);
+        opening ??= { id: e.id, created: e.created };
+      }
       meter.observe(e);
       if (e.type === 'usage') costed = true;
     }
@@ -265,9 +271,15 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
       meter.addOutputChars(Math.max(0, skippedChars - skippedFrames * envelope));
     },
     close(cost, failed) {
+      const upstreamUsage = costed;
       costed = true;
       const out = held ? [injectCostIntoFrame(held, cost)] : [];
       held = undefined;
+      if (!failed && !upstreamUsage && request.includeUsage) {
+        // The upstream never reported usage: the client that asked for it gets what the meter billed, marked estimated.
+        const frame = buildEstimatedUsageFrame(dialect.name, request.model, opening ?? { id: generateId('chatcmpl-'), created: Math.floor(Date.now() / 1000) }, meter.usage(), cost);
+        if (frame) out.push(frame);
+      }
       if (!failed && done) out.push(done);
       return out;
     },

@@ -1,6 +1,7 @@
 import type { FileRecord } from '../providers/types.js';
 import { orderOf, type FileIndex } from './file-index.js';
 import type { RedisConnection } from './redis-connection.js';
+import { createOutageJournal } from './outage-journal.js';
 import type { StoreGuard } from './redis-fallback.js';
 
 /**
@@ -34,28 +35,14 @@ export function createRedisFileIndex(conn: RedisConnection, guard: StoreGuard, l
   };
 
   // Outage journal: ids written to memory (value: the record) or deleted (value: null) while
-  // Redis was away, in order. Written back once, by whichever call first reaches Redis again.
-  const journal = new Map<string, FileRecord | null>();
-  let flushing: Promise<void> | undefined;
-  const writeBack = async () => {
-    for (const [id, record] of [...journal]) {
-      if (record) await writeRecord(record);
-      else await deleteRecord(id);
-      // An entry changed while this one was written stays for the next write-back.
-      if (journal.get(id) === record) journal.delete(id);
-    }
-  };
-  /** Runs `remote` on Redis after writing back the journal; falls back to memory as the guard says. */
-  const run = <T>(remote: () => Promise<T>, fallback: () => Promise<T>): Promise<T> =>
-    guard.run(async () => {
-      if (journal.size > 0) await (flushing ??= writeBack().finally(() => { flushing = undefined; }));
-      return remote();
-    }, fallback);
+  // Redis was away. Written back once, by whichever call first reaches Redis again.
+  const journal = createOutageJournal<FileRecord | null>(guard, (id, record) => (record ? writeRecord(record) : deleteRecord(id)));
+  const run = journal.run;
 
   return {
     put(record) {
       return run(() => writeRecord(record), async () => {
-        journal.set(record.id, record);
+        journal.note(record.id, record);
         await local.put(record);
       });
     },
@@ -67,7 +54,7 @@ export function createRedisFileIndex(conn: RedisConnection, guard: StoreGuard, l
       return run(async () => {
         await Promise.all([deleteRecord(id, owner), local.delete(id, owner)]);
       }, async () => {
-        journal.set(id, null);
+        journal.note(id, null);
         await local.delete(id, owner);
       });
     },

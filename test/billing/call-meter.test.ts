@@ -20,6 +20,7 @@ describe('billing/call-meter', () => {
       const meter = createCallMeter(request, pricing, hold);
       meter.observe({ type: 'usage', usage: { inputTokens: 100, outputTokens: 10 } });
       expect(meter.cost()).to.be.closeTo(0.0002, 1e-12);
+      expect(meter.usage()).to.deep.equal({ usage: { inputTokens: 100, outputTokens: 10 }, estimated: false });
       expect(await meter.finish()).to.be.closeTo(0.0002, 1e-12);
       await meter.finish();
       await meter.abandon();
@@ -31,6 +32,7 @@ describe('billing/call-meter', () => {
       const meter = createCallMeter(request, pricing, hold, 50);
       meter.observe({ type: 'block_delta', index: 0, delta: { type: 'text', text: 'x'.repeat(30) } });
       expect(await meter.finish()).to.be.closeTo(50 * 0.000001 + 10 * 0.00001, 1e-12);
+      expect(meter.usage(), 'what it estimated').to.deep.equal({ usage: { inputTokens: 50, outputTokens: 10 }, estimated: true });
     });
 
     it('releases the hold with nothing spent when the call failed first', async () => {

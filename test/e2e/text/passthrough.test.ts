@@ -5,6 +5,8 @@
  * The request fields used are real provider fields the gateway has no notion of.
  */
 import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { TestGateway } from '../../helpers/gateway.js';
 import type { FakeUpstream } from '../../text-fakes/fake-upstream.js';
 import type { TextFakes } from '../../text-fakes/text-fakes.js';
@@ -110,4 +112,66 @@ describe('same-format passthrough', () => {
       });
     });
   }
+});
+
+/** The chat fixture stream without its closing `choices: []` usage chunk (an upstream that reports no usage). */
+function chatStreamWithoutUsage(): string {
+  const events = readFileSync(path.resolve(process.cwd(), 'test/fixtures/text-upstreams/openai-chat/text.sse'), 'utf8').split(/\n\n/);
+  return events.filter((e) => e.trim() !== '' && !e.includes('"choices":[],"usage":{')).map((e) => `${e}\n\n`).join('');
+}
+
+describe('same-format passthrough: usage on chat streams (SPEC 2.4)', () => {
+  const h = useTextGateway();
+  const stream = async (includeUsage: boolean) => {
+    const s = await makeOpenAiClient(h.gw).chat.completions.create({
+      model: 'openai/gpt-4.1-mini', messages: [{ role: 'user', content: TEXT_QUESTION }], stream: true,
+      ...(includeUsage ? { stream_options: { include_usage: true } } : {}),
+    });
+    const chunks: Loose[] = [];
+    for await (const chunk of s) chunks.push(chunk as unknown as Loose);
+    return chunks;
+  };
+  const usageChunks = (chunks: Loose[]) => chunks.filter((c) => c.usage !== null && c.usage !== undefined);
+  const textOf = (chunks: Loose[]) => chunks.map((c) => ((c.choices as { delta?: { content?: string } }[])[0]?.delta?.content) ?? '').join('');
+
+  cell(h, 'ends with an estimated usage chunk when the upstream sent none and the client asked for usage', async () => {
+    h.fakes.chat.enqueue({ rawAnswer: { contentType: 'text/event-stream', body: chatStreamWithoutUsage() } });
+    const chunks = await stream(true);
+    expect(textOf(chunks)).to.equal(ANSWERS.text);
+    const found = usageChunks(chunks);
+    expect(found, 'usage chunks').to.have.length(1);
+    const last = chunks[chunks.length - 1]!;
+    expect(last, 'the usage chunk is the last one').to.equal(found[0]);
+    expect(last.choices).to.deep.equal([]);
+    expect(last.object).to.equal('chat.completion.chunk');
+    expect(last.model).to.equal('openai/gpt-4.1-mini');
+    expect(last.id).to.equal(chunks[0]!.id);
+    expect(last.created).to.equal(chunks[0]!.created);
+    const usage = last.usage as Loose;
+    expect(usage.estimated).to.equal(true);
+    expect(usage.prompt_tokens).to.be.a('number').greaterThan(0);
+    // "The capital of France is Paris." was delivered: some output was billed.
+    expect(usage.completion_tokens).to.be.a('number').greaterThan(0);
+    expect(usage.total_tokens).to.equal((usage.prompt_tokens as number) + (usage.completion_tokens as number));
+    expect(usage.cost).to.be.a('number').greaterThan(0);
+  });
+
+  cell(h, 'adds no usage chunk when the client did not ask for usage', async () => {
+    h.fakes.chat.enqueue({ rawAnswer: { contentType: 'text/event-stream', body: chatStreamWithoutUsage() } });
+    const chunks = await stream(false);
+    expect(textOf(chunks)).to.equal(ANSWERS.text);
+    expect(usageChunks(chunks)).to.deep.equal([]);
+  });
+
+  cell(h, "passes the upstream's own usage chunk on unchanged (not estimated)", async () => {
+    h.fakes.chat.enqueue({ fixture: 'text' });
+    const chunks = await stream(true);
+    expect(textOf(chunks)).to.equal(ANSWERS.text);
+    const found = usageChunks(chunks);
+    expect(found, 'usage chunks').to.have.length(1);
+    const usage = found[0]!.usage as Loose;
+    expect(usage).to.include({ prompt_tokens: 42, completion_tokens: 9, total_tokens: 51 });
+    expect(usage).to.not.have.property('estimated');
+    expect(found[0]!.id).to.equal('chatcmpl-CZx3mKq8Z2xW9nR4pL6sT1uV0aE5');
+  });
 });
