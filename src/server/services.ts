@@ -26,6 +26,7 @@ import type { LedgerServices } from '../ledger/open-ledger.js';
 import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
 import { createLatencyTracker, type LatencyTracker } from '../routing/latency.js';
 import { createRedisBreakerStore } from '../routing/redis-breaker-store.js';
+import { observeBreakerStore } from '../routing/observed-breaker-store.js';
 
 /** Process-wide services shared by all requests. */
 export interface SharedServices {
@@ -101,7 +102,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       ledger: memory.ledger,
       files: fileServices.files,
       jobs: createJobStore(memory.jobRecords),
-      breaker: localBreaker,
+      breaker: observeBreakerStore(localBreaker, observability.hooks.breakerStateChanged),
       responses: memory.responses,
       usageLedger,
       close: async () => {
@@ -146,7 +147,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ledger,
     files: fileServices.files,
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
-    breaker: createRedisBreakerStore(conn, localBreaker),
+    breaker: observeBreakerStore(createRedisBreakerStore(conn, localBreaker), observability.hooks.breakerStateChanged),
     responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
     usageLedger,
     close: async () => {
