@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import type { FileRecord } from '../../src/providers/types.js';
 import { createLocalBlobStore } from '../../src/store/blob-store.js';
 import { createMemoryFileIndex, type FileIndex } from '../../src/store/file-index.js';
 import { createFileStore } from '../../src/store/file-store.js';
+import { deletePrefix, failWhileDown, SHARED_REDIS } from './support/redis.js';
 import { connectRedis, type RedisConnection } from '../../src/store/redis-connection.js';
 import { SUSPECT_MS, createStoreGuard } from '../../src/store/redis-fallback.js';
 import { createRedisFileIndex } from '../../src/store/redis-file-index.js';
@@ -74,10 +74,7 @@ describe('store/file-index', () => {
     return {
       index,
       async close() {
-        const admin = new Redis('redis://127.0.0.1:6379');
-        const keys = await admin.keys(`${prefix}*`);
-        if (keys.length > 0) await admin.del(...keys);
-        await admin.quit();
+        await deletePrefix(SHARED_REDIS, prefix);
         await conn.close();
       },
     };
@@ -95,21 +92,12 @@ describe('store/redis-file-index through a Redis outage', () => {
     conn = connectRedis(`redis://127.0.0.1:6379/?prefix=${prefix}`);
     await conn.ready(2000);
     // This instance's view of Redis fails every command while `down` is set.
-    const client = new Proxy(conn.client, {
-      get(target, name) {
-        const value = Reflect.get(target, name) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => (down ? Promise.reject(new Error('connection lost')) : (value as (...a: unknown[]) => unknown).apply(target, args));
-      },
-    });
+    const client = failWhileDown(conn.client, () => down);
     flaky = createRedisFileIndex({ ...conn, client }, createStoreGuard('open'), createMemoryFileIndex());
     other = createRedisFileIndex(conn, createStoreGuard('open'), createMemoryFileIndex());
   });
   after(async () => {
-    const admin = new Redis('redis://127.0.0.1:6379');
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(...keys);
-    await admin.quit();
+    await deletePrefix(SHARED_REDIS, prefix);
     await conn.close();
   });
 

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { JobRecord, JobStore } from '../../src/providers/types.js';
 import { createMemoryRecordStore } from '../../src/store/file-store.js';
 import { createJobStore } from '../../src/store/job-store.js';
+import { deletePrefix, failWhileDown, SHARED_REDIS } from './support/redis.js';
 import { connectRedis, type RedisConnection } from '../../src/store/redis-connection.js';
 import { SUSPECT_MS, createStoreGuard } from '../../src/store/redis-fallback.js';
 import { createRedisRecordStore } from '../../src/store/redis-record-store.js';
@@ -23,21 +23,12 @@ describe('store/job-store on Redis through a Redis outage', () => {
     conn = connectRedis(`redis://127.0.0.1:6379/?prefix=${prefix}`);
     expect(await conn.ready(2000)).to.equal(true);
     // This instance's view of Redis fails every command while `down` is set.
-    const client = new Proxy(conn.client, {
-      get(target, name) {
-        const value = Reflect.get(target, name) as unknown;
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => (down ? Promise.reject(new Error('connection lost')) : (value as (...a: unknown[]) => unknown).apply(target, args));
-      },
-    });
+    const client = failWhileDown(conn.client, () => down);
     flaky = createJobStore(createRedisRecordStore({ ...conn, client }, createStoreGuard('open'), 'job', createMemoryRecordStore(), 600));
     other = createJobStore(createRedisRecordStore(conn, createStoreGuard('open'), 'job', createMemoryRecordStore(), 600));
   });
   after(async () => {
-    const admin = new Redis('redis://127.0.0.1:6379');
-    const keys = await admin.keys(`${prefix}*`);
-    if (keys.length > 0) await admin.del(...keys);
-    await admin.quit();
+    await deletePrefix(SHARED_REDIS, prefix);
     await conn.close();
   });
 

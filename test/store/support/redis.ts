@@ -113,3 +113,17 @@ export async function waitFor(check: () => Promise<boolean>, ms = 10_000, label 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/**
+ * A view of `client` whose every method call fails with "connection lost" while `isDown()`
+ * is true: one instance's outage, while other clients of the same Redis keep working.
+ */
+export function failWhileDown<C extends object>(client: C, isDown: () => boolean): C {
+  return new Proxy(client, {
+    get(target, name) {
+      const value = Reflect.get(target, name) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => (isDown() ? Promise.reject(new Error('connection lost')) : (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
