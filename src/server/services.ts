@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../compile/runtime.js';
 import type { JobRecord, JobStore, OperationServices } from '../providers/types.js';
-import { createFileServices } from '../store/file-services.js';
+import { createFileServices, type FileServices } from '../store/file-services.js';
 import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
@@ -57,6 +57,9 @@ export interface SharedServices {
   close(): Promise<void>;
 }
 
+/** The services that live in the configured store (memory or Redis). */
+type StoreServices = Pick<SharedServices, 'nonces' | 'fleet' | 'limiter' | 'ledger' | 'jobs' | 'breaker' | 'responses'>;
+
 /** Jobs are kept this long in a shared store (a week: long enough to fetch any result). */
 const JOB_TTL_SECONDS = 7 * 86_400;
 /** Longest wait at startup for Redis before serving anyway (per `store.on_error`). */
@@ -84,33 +87,40 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     ? await (await import('../ledger/open-ledger.js')).openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger)
     : undefined;
   const closeLedger = async () => { await usageLedger?.close(); };
+  const responseLimits = responseStoreLimits(config.store.responses);
   const localBreaker = createMemoryBreakerStore();
   const memory = {
     limiter: createMemoryRateLimiter(),
     ledger: createMemorySpendLedger(),
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
-    responses: createMemoryResponseStore(responseStoreLimits(config.store.responses)),
+    responses: createMemoryResponseStore(responseLimits),
   };
   const configHash = computeConfigHash(config, runtime.routes.map((r) => r.spec));
+  // What differs between the memory and the Redis store; the rest is assembled once here.
+  const assemble = (stores: StoreServices, fileServices: FileServices, closeStores: () => Promise<void>): SharedServices => ({
+    ...base,
+    ...stores,
+    files: fileServices.files,
+    breaker: observeBreakerStore(stores.breaker, observability.hooks.breakerStateChanged),
+    usageLedger,
+    close: async () => {
+      fileServices.close();
+      await closeStores();
+      await closeLedger();
+      await observability.close();
+    },
+  });
   if (storeKindOf(config.store.url) === 'memory') {
-    const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
-    return {
-      ...base,
+    const stores: StoreServices = {
       nonces: createMemoryNonceStore(),
       fleet: createFleet({ configHash, storeKind: 'memory' }),
       limiter: memory.limiter,
       ledger: memory.ledger,
-      files: fileServices.files,
       jobs: createJobStore(memory.jobRecords),
-      breaker: observeBreakerStore(localBreaker, observability.hooks.breakerStateChanged),
+      breaker: localBreaker,
       responses: memory.responses,
-      usageLedger,
-      close: async () => {
-        fileServices.close();
-        await closeLedger();
-        await observability.close();
-      },
     };
+    return assemble(stores, createFileServices(config.files, logger, { credentials: runtime.fileCredentials }), async () => undefined);
   }
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
@@ -138,28 +148,22 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     onSettleRefused: (e) => logger.error({ store: 'redis', err: { message: (e as Error)?.message } }, 'store refused a settlement'),
   });
   backlog = () => ledger.backlog();
-  const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
-  return {
-    ...base,
+  const stores: StoreServices = {
     nonces: createRedisNonceStore(conn, guard),
     fleet,
     limiter,
     ledger,
-    files: fileServices.files,
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
-    breaker: observeBreakerStore(createRedisBreakerStore(conn, localBreaker), observability.hooks.breakerStateChanged),
-    responses: createRedisResponseStore(conn, guard, responseStoreLimits(config.store.responses), memory.responses),
-    usageLedger,
-    close: async () => {
-      fileServices.close();
-      await fleet.close();
-      const lost = await ledger.close();
-      if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
-      await closeLedger();
-      await conn.close();
-      await observability.close();
-    },
+    breaker: createRedisBreakerStore(conn, localBreaker),
+    responses: createRedisResponseStore(conn, guard, responseLimits, memory.responses),
   };
+  const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
+  return assemble(stores, fileServices, async () => {
+    await fleet.close();
+    const lost = await ledger.close();
+    if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
+    await conn.close();
+  });
 }
 
 /** gateway.yaml `store.responses` over the defaults. */
