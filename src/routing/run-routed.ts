@@ -15,8 +15,11 @@ export interface AttemptReport {
   upstream: string;
   startedAt: number;
   durationMs: number;
+  /** `ok`, or what failed: an HTTP status as text, `connect_error`, `timeout`, `reset`, `aborted`. */
   outcome: string;
+  /** Milliseconds to the upstream's first byte, when one came. */
   ttfbMs?: number;
+  /** Whether another attempt or fallback followed. */
   retried: boolean;
 }
 

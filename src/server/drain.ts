@@ -16,8 +16,8 @@ const FLUSH_MS = 1000;
 const IDLE_SWEEP_MS = 100;
 
 /** 503 `shutting_down`: the gateway is draining; the client should retry (elsewhere). */
-export function shuttingDown(): GatewayError {
-  return new GatewayError(503, 'api_error', 'shutting_down', 'The gateway is shutting down; retry the request.', undefined, {
+export function shuttingDown(message = 'The gateway is shutting down; retry the request.'): GatewayError {
+  return new GatewayError(503, 'api_error', 'shutting_down', message, undefined, {
     'Retry-After': String(RETRY_AFTER_S),
     Connection: 'close',
   });

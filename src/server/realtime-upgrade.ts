@@ -5,6 +5,7 @@ import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH, tokenNonce } from '../store/realtime-signer.js';
 import { GatewayError, errors } from '../errors/gateway-error.js';
+import { shuttingDown } from './drain.js';
 import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
 import { openKeySpend, openRealtimeHold } from './steps/key-policy.js';
@@ -22,7 +23,7 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    if (!accepting()) return refuse(socket, shuttingDown());
+    if (!accepting()) return refuse(socket, shuttingDown('The gateway is shutting down; open the session again.'));
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, errors.notFound('Not found.'));
     const token = url.searchParams.get('token') ?? '';
@@ -67,9 +68,6 @@ function invalidSession(message = 'Invalid or expired realtime session URL.'): G
   return new GatewayError(401, 'authentication_error', 'invalid_session_token', message);
 }
 
-function shuttingDown(): GatewayError {
-  return new GatewayError(503, 'api_error', 'shutting_down', 'The gateway is shutting down; open the session again.');
-}
 
 const REASONS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' };
 
@@ -77,5 +75,7 @@ const REASONS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found',
 function refuse(socket: Duplex, error: GatewayError): void {
   const rendered = renderError(error, 'default');
   const body = JSON.stringify(rendered.body);
-  socket.end(`HTTP/1.1 ${rendered.status} ${REASONS[rendered.status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // The error's own headers (Retry-After on a 503) go out too; the connection always closes.
+  const extra = Object.entries(rendered.headers).filter(([name]) => name.toLowerCase() !== 'connection').map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${rendered.status} ${REASONS[rendered.status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
 }

@@ -1,3 +1,5 @@
+import type { AttemptReport } from '../routing/run-routed.js';
+
 /**
  * What one request did, filled along the pipeline and read once when the response has finished
  * (streams included). It is the single source for the access log, metrics, traces and the usage
@@ -69,22 +71,13 @@ export interface RecordedUsage {
   estimated: boolean;
 }
 
-/** One upstream attempt, reported by the routing loop as it ends. */
-export interface AttemptRecord {
+/** One upstream attempt: the routing loop's report of it, numbered within its request. */
+export interface AttemptRecord extends Omit<AttemptReport, 'target'> {
   requestId: string;
   /** 1-based number of this attempt within the request. */
   attempt: number;
+  /** The target model (the report's `target`). */
   model: string;
-  provider: string;
-  upstream: string;
-  startedAt: number;
-  durationMs: number;
-  /** `ok`, or what failed: an HTTP status as text, `connect_error`, `timeout`, `reset`, `aborted`. */
-  outcome: string;
-  /** Milliseconds to the upstream's first byte, when one came. */
-  ttfbMs?: number;
-  /** Whether another attempt or fallback followed. */
-  retried: boolean;
 }
 
 /** Listeners of request lifecycle events; each must be cheap and must never throw into the request. */

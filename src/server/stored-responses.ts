@@ -47,7 +47,8 @@ export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, s
     const items = await store.loadItems(owner, refs.itemIds);
     body = expandStoredReferences(gw.body, previous, items, keepUnknown);
   }
-  const left = findStoredReferences(body);
+  // Only an expansion that kept unknown references (keepUnknown) can leave any; unexpanded, they are `refs`.
+  const left = body === gw.body ? refs : findStoredReferences(body);
   // store: false keeps nothing; a conversation whose references the upstream resolves is the upstream's to keep.
   if (gw.body.store === false || left.previousResponseId !== undefined || left.itemIds.length > 0) {
     return { body, wrap: (s) => s, finish: async () => undefined };

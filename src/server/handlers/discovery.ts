@@ -37,31 +37,32 @@ export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limite
 export function listModels(ctx: ParameterizedContext<AppState>, key?: KeyEntry): void {
   const { runtime } = ctx.state.gw;
   const filter = String(ctx.query.supported_parameters ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  if (key?.modelPatterns) {
-    // Per-key lists vary by credential: never shared by caches.
-    ctx.set('Vary', 'Authorization, x-api-key');
-    sendCached(ctx, keyList(runtime, key, filter));
-    return;
-  }
-  sendCached(ctx, filter.length === 0 ? runtime.modelList : filteredList(runtime, filter));
+  const patterns = key?.modelPatterns;
+  // Per-key lists vary by credential: never shared by caches.
+  if (patterns) ctx.set('Vary', 'Authorization, x-api-key');
+  sendCached(ctx, !patterns && filter.length === 0 ? runtime.modelList : listBody(runtime, patterns ? key : undefined, filter));
 }
 
-// Lists of restricted keys, serialized once per (runtime, key entry, filter).
-const keyListCache = new WeakMap<Runtime, WeakMap<KeyEntry, Map<string, CachedBody>>>();
+/** Cache slot of the lists anonymous and unrestricted callers see. */
+const EVERYONE = {};
+// Lists serialized once per (runtime, restricted key entry or everyone, filter), not per request.
+const listCache = new WeakMap<Runtime, WeakMap<object, Map<string, CachedBody>>>();
 
-function keyList(runtime: Runtime, key: KeyEntry, filter: string[]): CachedBody {
-  let perRuntime = keyListCache.get(runtime);
-  if (!perRuntime) keyListCache.set(runtime, (perRuntime = new WeakMap()));
-  let perKey = perRuntime.get(key);
-  if (!perKey) perRuntime.set(key, (perKey = new Map()));
+/** The models `key` may call (everyone's when undefined) that list every capability in `filter`. */
+function listBody(runtime: Runtime, key: KeyEntry | undefined, filter: string[]): CachedBody {
+  let perRuntime = listCache.get(runtime);
+  if (!perRuntime) listCache.set(runtime, (perRuntime = new WeakMap()));
+  const slot = key ?? EVERYONE;
+  let perCaller = perRuntime.get(slot);
+  if (!perCaller) perRuntime.set(slot, (perCaller = new Map()));
   const id = [...new Set(filter)].sort().join(',');
-  let c = perKey.get(id);
+  let c = perCaller.get(id);
   if (!c) {
     const data = [...runtime.models.values()]
-      .filter((m) => !m.spec.hidden && !m.provider.missing && allowsModel(key.modelPatterns, m.spec.id) && filter.every((p) => m.parameters.has(p)))
+      .filter((m) => !m.spec.hidden && !m.provider.missing && (key === undefined || allowsModel(key.modelPatterns, m.spec.id)) && filter.every((p) => listsCapability(m.parameters, p)))
       .map((m) => m.card);
     c = cacheBody({ object: 'list', data });
-    if (perKey.size < 64) perKey.set(id, c);
+    if (perCaller.size < (key === undefined ? 256 : 64)) perCaller.set(id, c);
   }
   return c;
 }
@@ -75,28 +76,12 @@ export function getModel(ctx: ParameterizedContext<AppState>): void {
   sendCached(ctx, cardBody(entry.card));
 }
 
-// Cards and filtered lists are serialized once per runtime, not per request.
+// Cards are serialized once per runtime, not per request.
 const cardCache = new WeakMap<object, CachedBody>();
-const filterCache = new WeakMap<Runtime, Map<string, CachedBody>>();
 
 function cardBody(card: object): CachedBody {
   let c = cardCache.get(card);
   if (!c) cardCache.set(card, (c = cacheBody(card)));
-  return c;
-}
-
-function filteredList(runtime: Runtime, filter: string[]): CachedBody {
-  const key = [...new Set(filter)].sort().join(',');
-  let perRuntime = filterCache.get(runtime);
-  if (!perRuntime) filterCache.set(runtime, (perRuntime = new Map()));
-  let c = perRuntime.get(key);
-  if (!c) {
-    const data = [...runtime.models.values()]
-      .filter((m) => !m.spec.hidden && !m.provider.missing && filter.every((p) => listsCapability(m.parameters, p)))
-      .map((m) => m.card);
-    c = cacheBody({ object: 'list', data });
-    if (perRuntime.size < 256) perRuntime.set(key, c);
-  }
   return c;
 }
 

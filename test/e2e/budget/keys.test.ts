@@ -6,6 +6,7 @@ import { newKey, writeProject, type TestKey } from './support/project.js';
 
 describe('e2e/budget: API keys with model globs, rpm, tpm and budgets (memory store)', () => {
   const embedOnly: TestKey = { key: newKey('embed'), name: 'embed-only', models: ['sandbox/embed-*', 'sandbox/rerank-?'] };
+  const echoOnly: TestKey = { key: newKey('echo'), name: 'echo-only', models: ['sandbox/echo-*'] };
   const rpm: TestKey = { key: newKey('rpm'), name: 'rpm-3', rpm: 3 };
   const tpm: TestKey = { key: newKey('tpm'), name: 'tpm-60', tpm: 60 };
   const budget: TestKey = { key: newKey('budget'), name: 'five-images', budget: { usd: 0.05, period: 'day' } };
@@ -14,7 +15,7 @@ describe('e2e/budget: API keys with model globs, rpm, tpm and budgets (memory st
   let gw: TestGateway;
 
   before(async () => {
-    gw = await startGateway({ configPath: writeProject({ keys: [embedOnly, rpm, tpm, budget, small, realtime] }) });
+    gw = await startGateway({ configPath: writeProject({ keys: [embedOnly, echoOnly, rpm, tpm, budget, small, realtime] }) });
   });
   after(() => gw.close());
 
@@ -27,6 +28,15 @@ describe('e2e/budget: API keys with model globs, rpm, tpm and budgets (memory st
     const m = await post(`${gw.url}/v1/messages`, embedOnly.key, { model: 'sandbox/echo-1', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
     expect(m.status).to.equal(403);
     expect(m.json.type).to.equal('error');
+  });
+
+  it('lists only the models a restricted key may call, matching a capability by any spelling', async () => {
+    const res = await fetch(`${gw.url}/v1/models?supported_parameters=functions`, { headers: { authorization: `Bearer ${echoOnly.key}` } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get('vary')).to.equal('Authorization, x-api-key');
+    const ids = ((await res.json()) as { data: Array<{ id: string }> }).data.map((m) => m.id);
+    expect(ids, 'functions spells tools, which sandbox/echo-1 lists').to.include('sandbox/echo-1');
+    expect(ids.every((id) => id.startsWith('sandbox/echo-')), ids.join(',')).to.equal(true);
   });
 
   it('answers 429 with an integer Retry-After once requests per minute are used up', async () => {
