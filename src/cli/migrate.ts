@@ -1,6 +1,6 @@
 import { applyMigrations, ensurePartitionsAhead, readMigrations } from '../ledger/migrations.js';
-import { createPgPool, maskUrl } from '../ledger/pg-pool.js';
-import { readLedgerConfig } from './ledger-config.js';
+import { maskUrl } from '../ledger/pg-pool.js';
+import { runWithLedgerPool } from './ledger-config.js';
 
 /**
  * `gateway migrate`: applies the versioned SQL of src/ledger/migrations that the database at
@@ -8,23 +8,12 @@ import { readLedgerConfig } from './ledger-config.js';
  * partitions of this month and the next two. Safe to run again and from several hosts.
  */
 export async function runMigrate(configPath: string): Promise<number> {
-  const ledger = readLedgerConfig(configPath);
-  if (typeof ledger === 'string') {
-    console.error(ledger);
-    return 1;
-  }
-  const pool = createPgPool(ledger.url, () => undefined, 1);
-  try {
+  return runWithLedgerPool(configPath, 'migrate', async (pool, ledger) => {
     const applied = await applyMigrations(pool);
     await ensurePartitionsAhead(pool);
     const all = readMigrations();
     for (const m of applied) console.log(`applied ${String(m.version).padStart(3, '0')}-${m.name}`);
     console.log(`${maskUrl(ledger.url)}: ${applied.length === 0 ? 'up to date' : `${applied.length} migration(s) applied`} (schema version ${all.at(-1)?.version ?? 0}).`);
     return 0;
-  } catch (e) {
-    console.error(`gateway migrate: ${(e as Error).message}`);
-    return 1;
-  } finally {
-    await pool.end().catch(() => undefined);
-  }
+  });
 }

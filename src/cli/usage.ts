@@ -1,6 +1,5 @@
-import { createPgPool } from '../ledger/pg-pool.js';
 import { queryUsage, readUsageQuery, type UsageReportRow } from '../ledger/usage-report.js';
-import { readLedgerConfig } from './ledger-config.js';
+import { runWithLedgerPool } from './ledger-config.js';
 
 /** Options of `gateway usage`. */
 export interface UsageOptions { from?: string; to?: string; by?: string; format?: string }
@@ -22,22 +21,11 @@ export async function runUsage(configPath: string, o: UsageOptions): Promise<num
     console.error(q.error.replace(/^group by/, '--by'));
     return 2;
   }
-  const ledger = readLedgerConfig(configPath);
-  if (typeof ledger === 'string') {
-    console.error(ledger);
-    return 1;
-  }
-  const pool = createPgPool(ledger.url, () => undefined, 1);
-  try {
+  return runWithLedgerPool(configPath, 'usage', async (pool) => {
     const rows = await queryUsage(pool, q);
     console.log(renderUsage(rows, format as 'table' | 'csv' | 'json'));
     return 0;
-  } catch (e) {
-    console.error(`gateway usage: ${(e as Error).message}`);
-    return 1;
-  } finally {
-    await pool.end().catch(() => undefined);
-  }
+  });
 }
 
 /** A report as an aligned table (with a total line), RFC 4180 CSV or a JSON array. */

@@ -71,7 +71,7 @@ export function compile(project: LoadedProject, givenEnv: Env = process.env, opt
     modelList: cacheBody({ object: 'list', data: visible.map((m) => m.card) }),
     keys,
     findKey: createKeyLookup(keys),
-    adminKeys: buildAdminKeyRing(config, env),
+    findAdminKey: createKeyLookup(buildAdminKeyRing(config, env)),
     generatedKey,
     fileCredentials: resolveFileCredentials(config, env),
   });

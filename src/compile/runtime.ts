@@ -89,8 +89,8 @@ export interface Runtime {
   readonly keys: readonly KeyEntry[];
   /** Finds the entry of a presented key (see createKeyLookup: hashed once per key, not per request). */
   readonly findKey: (presented: string) => KeyEntry | undefined;
-  /** Operator keys (auth.admin_keys plus auth.admin_keys_env): /metrics and /admin. */
-  readonly adminKeys: readonly KeyEntry[];
+  /** Finds an operator key (auth.admin_keys plus auth.admin_keys_env: /metrics and /admin), cached like findKey. */
+  readonly findAdminKey: (presented: string) => KeyEntry | undefined;
   /** Set when no key was configured and one was generated for this process. */
   readonly generatedKey?: string;
   /** Object storage credentials from `files.s3.access_key_env` / `secret_key_env` (AWS_* by default); absent = the SDK's default chain. */

@@ -24,6 +24,26 @@ async function call(gw: { url: string }, method: string, path: string, key?: str
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
 }
 
+/**
+ * A fresh migrated database and two gateways on it (each with its own journal), keyed with
+ * ADMIN and YAML_KEY; `more` adds environment from the database name.
+ */
+async function startTwoGateways(prefix: string, more: (dbName: string) => Record<string, string>): Promise<{ db: TestDatabase; a: TestGateway; b: TestGateway }> {
+  const db = await createTestDatabase();
+  const pool = createPgPool(db.url, () => undefined, 1);
+  await applyMigrations(pool);
+  await pool.end();
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, ...more(db.name) });
+  const a = await startGateway({ env: env('a') });
+  const b = await startGateway({ env: env('b') }).catch(async (e: unknown) => {
+    await a.close();
+    await db.drop();
+    throw e;
+  });
+  return { db, a, b };
+}
+
 const chat = (gw: { url: string }, key: string, model = 'sandbox/echo-1') =>
   call(gw, 'POST', '/v1/chat/completions', key, { model, messages: [{ role: 'user', content: 'hello' }] });
 const image = (gw: { url: string }, key: string) => call(gw, 'POST', '/v1/images/generations', key, { model: 'sandbox/image-1', prompt: 'a cat' });
@@ -36,15 +56,8 @@ describe('admin API: keys and teams at runtime (PostgreSQL)', function () {
   let b: TestGateway;
 
   before(async () => {
-    db = await createTestDatabase();
-    const pool = createPgPool(db.url, () => undefined, 1);
-    await applyMigrations(pool);
-    await pool.end();
-    const dir = mkdtempSync(join(tmpdir(), 'gw-admin-'));
-    const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY });
     // Two instances on one database, as behind a load balancer.
-    a = await startGateway({ env: env('a') });
-    b = await startGateway({ env: env('b') });
+    ({ db, a, b } = await startTwoGateways('gw-admin-', () => ({})));
   });
   after(async () => {
     await a?.close();
@@ -280,15 +293,7 @@ describe('admin API: a team budget across instances sharing Redis', function () 
   let b: TestGateway;
 
   before(async () => {
-    db = await createTestDatabase();
-    const pool = createPgPool(db.url, () => undefined, 1);
-    await applyMigrations(pool);
-    await pool.end();
-    const dir = mkdtempSync(join(tmpdir(), 'gw-admin-redis-'));
-    const store = `redis://127.0.0.1:6379/0?prefix=${db.name}:`;
-    const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, GATEWAY_STORE_URL: store, GATEWAY_REALTIME_SECRET: 'test-realtime-secret' });
-    a = await startGateway({ env: env('a') });
-    b = await startGateway({ env: env('b') });
+    ({ db, a, b } = await startTwoGateways('gw-admin-redis-', (name) => ({ GATEWAY_STORE_URL: `redis://127.0.0.1:6379/0?prefix=${name}:`, GATEWAY_REALTIME_SECRET: 'test-realtime-secret' })));
   });
   after(async () => {
     await a?.close();

@@ -1,9 +1,8 @@
 import type { Middleware } from 'koa';
-import { matchKey } from '../../compile/keys.js';
-import type { Runtime } from '../../compile/runtime.js';
+import type { KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { SharedServices } from '../services.js';
-import type { AppState } from '../state.js';
+import type { AppState, GatewayState } from '../state.js';
 import { acceptKey, findClientKey, presentedKey } from './authenticate.js';
 
 /** Decides, from the runtime current for this request, that a route may be called without a key. */
@@ -21,14 +20,12 @@ export function authenticateAdmin(shared: Pick<SharedServices, 'usageLedger'>, a
     if (anonymousWhen?.(gw.runtime)) return next();
     const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
     if (!presented) throw errors.missingKey();
-    const admin = matchKey(gw.runtime.adminKeys, presented);
+    const admin = gw.runtime.findAdminKey(presented);
     if (!admin) {
       if (await findClientKey(gw.runtime, shared, presented)) throw errors.forbidden('This endpoint needs an admin key (auth.admin_keys); client keys are not allowed.', 'admin_key_required');
       throw errors.invalidKey();
     }
-    gw.admin = admin.spec.name;
-    gw.record.keyId = `admin:${admin.spec.name}`;
-    gw.record.keyName = admin.spec.name;
+    acceptAdmin(gw, admin);
     await next();
   };
 }
@@ -42,16 +39,20 @@ export function authenticateAdminOrKey(shared: Pick<SharedServices, 'usageLedger
     const gw = ctx.state.gw;
     const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
     if (!presented) throw errors.missingKey();
-    const admin = matchKey(gw.runtime.adminKeys, presented);
-    if (admin) {
-      gw.admin = admin.spec.name;
-      gw.record.keyId = `admin:${admin.spec.name}`;
-      gw.record.keyName = admin.spec.name;
-    } else {
+    const admin = gw.runtime.findAdminKey(presented);
+    if (admin) acceptAdmin(gw, admin);
+    else {
       const key = await findClientKey(gw.runtime, shared, presented);
       if (!key) throw errors.invalidKey();
       acceptKey(gw, key);
     }
     await next();
   };
+}
+
+/** Records the operator key on the request (the ledger sees it as `admin:<name>`). */
+function acceptAdmin(gw: GatewayState, admin: KeyEntry): void {
+  gw.admin = admin.spec.name;
+  gw.record.keyId = `admin:${admin.spec.name}`;
+  gw.record.keyName = admin.spec.name;
 }
