@@ -2,7 +2,10 @@ import type { SpendHold } from '../billing/spend-hold.js';
 import { isGatewayError } from '../errors/gateway-error.js';
 import type { BreakerStore } from '../routing/breaker-store.js';
 import type { LatencyTracker } from '../routing/latency.js';
-import type { AttemptReport, Routed } from '../routing/run-routed.js';
+import { runHedged } from '../routing/run-hedged.js';
+import type { AttemptReport, RoutedCall, Routed } from '../routing/run-routed.js';
+import type { RoutingTarget } from '../routing/targets.js';
+import type { ModelEntry } from '../compile/runtime.js';
 import type { RequestEvents } from './request-record.js';
 import type { GatewayState } from './state.js';
 
@@ -30,6 +33,49 @@ export function routingLoopServices(gw: GatewayState, services: RoutingServices)
       });
     },
   };
+}
+
+/** What a route gives the routing loop: how to make a target ready, try it and drop a losing answer. */
+export interface RoutingSteps<P, T> {
+  prepare: RoutedCall<ModelEntry, P, T>['prepare'];
+  attempt: RoutedCall<ModelEntry, P, T>['attempt'];
+  discard: NonNullable<RoutedCall<ModelEntry, P, T>['discard']>;
+}
+
+/**
+ * Runs the routing loop (hedged when `hedgeAfterMs` is set) for one request with the process's
+ * breaker and latency, the request's abort signal, one attempt record per upstream call and
+ * budget-refused targets skipped with their hold released; then fills the request record with
+ * who answered. Upstream calls are counted as they are made, so a request that fails still
+ * reports them.
+ */
+export async function runRoutingLoop<P extends { readonly entry: ModelEntry; readonly hold: SpendHold }, T>(
+  gw: GatewayState,
+  services: RoutingServices,
+  targets: ReadonlyArray<RoutingTarget<ModelEntry>>,
+  steps: RoutingSteps<P, T>,
+  hedgeAfterMs: number | undefined,
+): Promise<Routed<ModelEntry, P, T>> {
+  const record = gw.record;
+  const stats = { calls: 0 };
+  const routed = await runHedged<ModelEntry, P, T>({
+    ...routingLoopServices(gw, services),
+    stats,
+    targets,
+    prepare: steps.prepare,
+    isBudgetError,
+    release: releaseHold,
+    attempt: steps.attempt,
+    discard: steps.discard,
+  }, hedgeAfterMs).finally(() => { record.attempts = stats.calls; });
+  const entry = routed.prepared.entry;
+  record.model = entry.spec.id;
+  record.provider = entry.provider.name;
+  record.upstream = routed.upstream.name;
+  record.attempts = routed.calls;
+  record.fallbackReason = routed.fallbackReason;
+  if (routed.target !== targets[0]) record.requestedModel = String(gw.body.model);
+  return routed;
 }
 
 /** Whether a target's budget check refused it (it is skipped with reason `budget`). */

@@ -14,14 +14,13 @@ import { dialects } from '../compile/registry.js';
 import { GatewayError, errors, isGatewayError } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
 import { portableConversation } from '../routing/portable-conversation.js';
-import { runHedged } from '../routing/run-hedged.js';
 import type { Routed } from '../routing/run-routed.js';
 import type { RoutingTarget, UpstreamRef } from '../routing/targets.js';
 import type { AttemptTrace } from '../upstream/call-upstream.js';
 import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
 import { buildCall, dropUnsupported } from './resolve-model.js';
-import { isBudgetError, releaseHold, routingHeaders, routingLoopServices, type RoutingServices } from './routing-call.js';
+import { routingHeaders, runRoutingLoop, type RoutingServices } from './routing-call.js';
 import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import type { AppState } from './state.js';
 
@@ -71,12 +70,7 @@ export async function runTextCall(
   const gw = ctx.state.gw;
   const record = gw.record;
   const primaryDialect = dialects.get(targets[0]!.entry.provider.spec.type)?.name;
-  // Upstream calls are counted as they are made, so a request that fails still reports them.
-  const stats = { calls: 0 };
-  const routed = await runHedged<ModelEntry, TextPrepared, TextAnswer>({
-    ...routingLoopServices(gw, services),
-    stats,
-    targets,
+  const routed = await runRoutingLoop<TextPrepared, TextAnswer>(gw, services, targets, {
     prepare: async (target) => {
       const entry = target.entry;
       if (!entry.provider.impl.text) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
@@ -93,18 +87,10 @@ export async function runTextCall(
       const same = dialect && dialect.name === surface.name && !plan.translate && target === targets[0] ? dialect : undefined;
       return { entry, call, request, plan, hold, dropped, dialect: same };
     },
-    isBudgetError,
-    release: releaseHold,
     attempt: (target, p, upstream, trace, signal) => attemptText(p, callFor(p.call, upstream, trace, signal), trace),
     discard: discardAnswer,
-  }, hedgeAfterMs).finally(() => { record.attempts = stats.calls; });
+  }, hedgeAfterMs);
   const p = routed.prepared;
-  record.model = p.entry.spec.id;
-  record.provider = p.entry.provider.name;
-  record.upstream = routed.upstream.name;
-  record.attempts = routed.calls;
-  record.fallbackReason = routed.fallbackReason;
-  if (routed.target !== targets[0]) record.requestedModel = String(gw.body.model);
   record.streamed = p.request.stream === true;
   const meter = createCallMeter(p.request, p.entry.pricing, p.hold, p.plan.estimate?.inputTokens, (usage, cost, estimated) => {
     record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };

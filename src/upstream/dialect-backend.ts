@@ -3,19 +3,31 @@ import type { Conversation, InternalResponse, StreamEvent } from '../codecs/inte
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall, TextBackend } from '../providers/types.js';
+import type { ModelSpec, ProviderSpec } from '../config/types.js';
 import { classifyStreamContentType } from '../errors/stream-response.js';
 import { discardBody } from './call-upstream.js';
 import { mapCallError } from './map-call-error.js';
 import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
 import { readSse } from './sse.js';
 
-/** What a dialect is told about the model it encodes for. */
+/** Targets already built, per compiled model spec (and the provider spec they were built for). */
+const targets = new WeakMap<ModelSpec, { provider: ProviderSpec; target: DialectTarget }>();
+
+/**
+ * What a dialect is told about the model it encodes for. Model and provider specs are compiled
+ * once per config, so the target (its parameter Set included) is built once per model rather
+ * than once per request.
+ */
 export function targetOf(call: OperationCall): DialectTarget {
-  return {
+  const known = targets.get(call.model);
+  if (known && known.provider === call.provider) return known.target;
+  const target: DialectTarget = {
     upstreamModel: upstreamNameOf(call.model),
     supportedParameters: new Set(call.model.parameters ?? []),
     options: call.provider.options ?? {},
   };
+  targets.set(call.model, { provider: call.provider, target });
+  return target;
 }
 
 /** Sends a dialect request with the provider's key and headers; non-2xx becomes a GatewayError. */

@@ -9,11 +9,10 @@ import { formatUsd } from '../../billing/usd.js';
 import type { ModelEntry } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall, OperationResult } from '../../providers/types.js';
-import { runHedged } from '../../routing/run-hedged.js';
 import { TOTAL_DEADLINE } from '../../upstream/call-upstream.js';
 import { buildCall, dropUnsupported } from '../resolve-model.js';
 import { resolveTargets } from '../route-targets.js';
-import { isBudgetError, releaseHold, routingHeaders, routingLoopServices } from '../routing-call.js';
+import { routingHeaders, runRoutingLoop } from '../routing-call.js';
 import type { SharedServices } from '../services.js';
 import type { AppState } from '../state.js';
 import { openStoredResponses } from '../stored-responses.js';
@@ -72,11 +71,7 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
 
 async function runOperation(ctx: ParameterizedContext<AppState>, targets: ReturnType<typeof resolveTargets>, shared: SharedServices, budgetUsd: number | undefined, openHold: () => SpendHold, hedgeAfterMs?: number): Promise<void> {
   const gw = ctx.state.gw;
-  const stats = { calls: 0 };
-  const routed = await runHedged<ModelEntry, OperationPrepared, OperationResult>({
-    ...routingLoopServices(gw, shared),
-    stats,
-    targets,
+  const routed = await runRoutingLoop<OperationPrepared, OperationResult>(gw, shared, targets, {
     prepare: async (target) => {
       const entry = target.entry;
       const operation = entry.provider.impl.operations?.[gw.route.spec.operation];
@@ -88,23 +83,15 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
       const estimate = await planOperationCall(entry.pricing, unitRequest, budgetUsd, hold);
       return { entry, call, dropped, unitRequest, estimate, hold };
     },
-    isBudgetError,
-    release: releaseHold,
     attempt: (target, p, upstream, trace, signal) => {
       const operation = p.entry.provider.impl.operations![gw.route.spec.operation]!;
       return operation({ ...p.call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace, signal });
     },
     discard: discardResult,
-  }, hedgeAfterMs).finally(() => { gw.record.attempts = stats.calls; });
+  }, hedgeAfterMs);
   const p = routed.prepared;
   const result = routed.value;
   const record = gw.record;
-  record.model = p.entry.spec.id;
-  record.provider = p.entry.provider.name;
-  record.upstream = routed.upstream.name;
-  record.attempts = routed.calls;
-  record.fallbackReason = routed.fallbackReason;
-  if (routed.target !== targets[0]) record.requestedModel = String(gw.body.model);
   const cost = measureOperationCost(p.entry.pricing, p.estimate, {
     body: result.kind === 'json' ? result.body : undefined,
     bytes: result.kind === 'bytes' && result.body instanceof Uint8Array ? result.body : undefined,
