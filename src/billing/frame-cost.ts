@@ -25,7 +25,7 @@ export function injectCostIntoBody(body: unknown, costUsd: number): boolean {
 }
 
 // `"usage":{` or `"usage": {` in one pass (two `includes` of quote-led needles scan twice).
-const USAGE_OBJECT = /"usage": ?\{/;
+const USAGE_OBJECT = /"usage"\s*:\s*\{/;
 
 /** Whether a frame may carry a usage object (cheap text test before any parsing). */
 export function frameMayCarryUsage(frame: SseFrame): boolean {

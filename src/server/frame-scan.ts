@@ -14,7 +14,9 @@ const RESPONSES_KEPT = new Set(['response.created', 'response.in_progress', 'res
 // A chat chunk that carries a finish, usage or an error. One pass of one regex: three `includes`
 // of quote-led needles cost about five times as much on a content chunk (every `"` is a
 // partial match), and this test runs on every chunk.
-const CHAT_KEPT = /"finish_reason":"|"usage":\{|"error"/;
+// Whitespace after the colon is allowed: upstreams that serialize with Python's default
+// separators write `"usage": {`, and their finish and usage chunks must still be decoded.
+const CHAT_KEPT = /"finish_reason"\s*:\s*"|"usage"\s*:\s*\{|"error"/;
 
 /** Whether a same-format frame must go through the dialect's decoder. */
 export function mustDecode(frame: SseFrame, first: boolean): boolean {
