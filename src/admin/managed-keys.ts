@@ -17,16 +17,24 @@ export interface ManagedKeys {
   /** Drops every cached key (called after a local change; notifications do it for the others). */
   invalidate(): void;
   /**
-   * Resolves when this instance hears the change notification for `id` (or after `timeoutMs`,
-   * or at once when not listening). Called before a change and awaited after it, so the admin
-   * answer leaves only once the notification is out: PostgreSQL signals every listening
-   * instance at the same commit.
+   * Resolves when every instance listening on this database has acknowledged the change
+   * notification for `id` (or after `timeoutMs`, or at once when not listening). Called before
+   * a change and awaited after it, so the admin answer leaves only once every instance has
+   * dropped its cached copy: PostgreSQL signals all listeners at the commit, but each hears it
+   * on its own connection, a few milliseconds apart under load.
    */
   expectChange(id: string, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
 const CACHE_MAX = 10_000;
+/** Each instance answers a change notification on this channel once it has cleared its cache. */
+const HEARD_CHANNEL = `${KEYS_CHANNEL}_heard`;
+/** The listener connection's name: counting these in pg_stat_activity counts the instances. */
+const LISTENER_NAME = 'model-gateway-keys';
+
+/** An admin change waiting for every listening instance to acknowledge it. */
+interface ChangeWaiter { heard: number; needed: number; done: () => void }
 const RELISTEN_MS = 1000;
 
 /**
@@ -38,8 +46,16 @@ const RELISTEN_MS = 1000;
  */
 export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, onError: (message: string) => void): ManagedKeys {
   const cache = new Map<string, { value: KeyWithTeam | undefined; at: number }>();
-  const waiters = new Map<string, Set<() => void>>();
+  const waiters = new Map<string, Set<ChangeWaiter>>();
   const inflight = new Map<string, Promise<KeyWithTeam | undefined>>();
+  // Bumped by every clear: a read that started before a change must not put what it found back
+  // into the cache (nor be shared with lookups made after the change).
+  let generation = 0;
+  const clear = () => {
+    generation++;
+    cache.clear();
+    inflight.clear();
+  };
   let listening = false;
   let closed = false;
   let listener: pg.Client | undefined;
@@ -47,13 +63,13 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
 
   const listen = async () => {
     if (closed) return;
-    const client = new pg.Client({ connectionString: url, application_name: 'model-gateway-keys' });
+    const client = new pg.Client({ connectionString: url, application_name: LISTENER_NAME });
     listener = client;
     const lost = (why: string) => {
       if (listener !== client) return;
       listening = false;
       listener = undefined;
-      cache.clear();
+      clear();
       client.end().catch(() => undefined);
       if (!closed) {
         onError(`managed keys: change notifications lost (${why}); reading keys from the database until they return`);
@@ -64,15 +80,20 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
     client.on('error', (e) => lost(e.message));
     client.on('end', () => lost('connection closed'));
     client.on('notification', (msg) => {
-      cache.clear();
-      const w = msg.payload ? waiters.get(msg.payload) : undefined;
-      if (w) for (const done of w) done();
+      const id = msg.payload ?? '';
+      if (msg.channel === HEARD_CHANNEL) {
+        for (const w of waiters.get(id) ?? []) if (++w.heard >= w.needed) w.done();
+        return;
+      }
+      clear();
+      // Acknowledged only after the clear: whoever counts this answer knows our cache is clean.
+      client.query('SELECT pg_notify($1, $2)', [HEARD_CHANNEL, id]).catch(() => undefined);
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${KEYS_CHANNEL}`);
+      await client.query(`LISTEN ${KEYS_CHANNEL}; LISTEN ${HEARD_CHANNEL}`);
       // Changes made while we were not listening: start from an empty cache.
-      cache.clear();
+      clear();
       listening = true;
     } catch (e) {
       lost((e as Error).message);
@@ -83,7 +104,10 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
   const read = (hex: string, hash: Buffer) => {
     let p = inflight.get(hex);
     if (!p) {
-      p = store.findByHash(hash).finally(() => inflight.delete(hex));
+      const mine: Promise<KeyWithTeam | undefined> = store.findByHash(hash).finally(() => {
+        if (inflight.get(hex) === mine) inflight.delete(hex);
+      });
+      p = mine;
       inflight.set(hex, p);
     }
     return p;
@@ -98,9 +122,12 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
         value = cached.value;
       } else {
         try {
+          const readAt = generation;
           value = await read(hex, hash);
-          if (cache.size >= CACHE_MAX) cache.clear();
-          cache.set(hex, { value, at: Date.now() });
+          if (readAt === generation) {
+            if (cache.size >= CACHE_MAX) cache.clear();
+            cache.set(hex, { value, at: Date.now() });
+          }
         } catch (e) {
           if (!cached) throw e;
           onError(`managed keys: database unreadable, using the cached key: ${(e as Error).message}`);
@@ -112,21 +139,32 @@ export function createManagedKeys(store: KeyStore, url: string, ttlMs: number, o
     async lookupById(id) {
       return statusOf(await store.findById(id), Buffer.alloc(0));
     },
-    invalidate: () => cache.clear(),
+    invalidate: clear,
     expectChange(id, timeoutMs = 1000) {
-      if (!listening) return Promise.resolve();
+      const client = listener;
+      if (!listening || !client) return Promise.resolve();
       return new Promise<void>((resolve) => {
         let set = waiters.get(id);
         if (!set) waiters.set(id, (set = new Set()));
-        const done = () => {
+        // Until the count is known, wait for our own acknowledgement at least.
+        const waiter: ChangeWaiter = { heard: 0, needed: 1, done: () => undefined };
+        waiter.done = () => {
           clearTimeout(timer);
-          set!.delete(done);
+          set!.delete(waiter);
           if (set!.size === 0 && waiters.get(id) === set) waiters.delete(id);
           resolve();
         };
-        const timer = setTimeout(done, timeoutMs);
+        const timer = setTimeout(waiter.done, timeoutMs);
         timer.unref();
-        set.add(done);
+        set.add(waiter);
+        // Counted before the change commits: an instance that starts listening later starts
+        // with an empty cache and owes no acknowledgement.
+        client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [LISTENER_NAME])
+          .then((r) => {
+            waiter.needed = Math.max(1, r.rows[0]?.n ?? 1);
+            if (waiter.heard >= waiter.needed) waiter.done();
+          })
+          .catch(() => undefined);
       });
     },
     async close() {
