@@ -4,22 +4,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../test/helpers/free-port.js';
 
 /** A running child server. */
 export interface Child { name: string; pid: number; url: string; proc: ChildProcess; stop(): Promise<void> }
 
 /** Clock ticks per second of /proc/PID/stat CPU times (USER_HZ: 100 on every Linux ABI in use). */
 const USER_HZ = 100;
-
-/** A free TCP port on 127.0.0.1. */
-export async function findFreePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function stopper(proc: ChildProcess, signal: NodeJS.Signals): () => Promise<void> {
   return () => new Promise<void>((resolve) => {
@@ -54,7 +45,7 @@ export function spawnReady(name: string, script: string, env: Record<string, str
  * profile when started with --cpu-prof).
  */
 export async function spawnGateway(cli: string, configPath: string, env: Record<string, string>, key: string, nodeArgs: string[] = []): Promise<Child> {
-  const port = await findFreePort();
+  const port = await freePort();
   const proc = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--config', configPath], {
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'pipe'],

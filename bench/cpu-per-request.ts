@@ -16,7 +16,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
-import { findFreePort, readCpuMs, readMemory } from './children.js';
+import { readCpuMs, readMemory } from './children.js';
+import { freePort } from '../test/helpers/free-port.js';
 
 const N = Number(process.env.BENCH_N ?? 20_000);
 const CONC = Number(process.env.BENCH_CONC ?? 16);
@@ -75,7 +76,7 @@ function chatModel(): string {
 }
 
 async function startGateway(config: string, upstream: string, loopFile: string): Promise<Server & { startupMs: number }> {
-  const port = await findFreePort();
+  const port = await freePort();
   const t0 = performance.now();
   const proc = spawnPinned('0', ['--import', join(dist, 'bench/loop-monitor.js'), join(dist, 'src/cli/main.js'), 'serve', '--config', config], {
     HOST: '127.0.0.1', PORT: String(port), OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${upstream}/v1`, NODE_ENV: 'production', LOG_LEVEL: 'warn', BENCH_LOOP_FILE: loopFile,

@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { parse, stringify } from 'yaml';
-import { findFreePort, readCpuMs, spawnGateway, type Child } from './children.js';
+import { readCpuMs, spawnGateway, type Child } from './children.js';
+import { freePort } from '../test/helpers/free-port.js';
 import { runLoad } from './load.js';
 
 const LOAD_SECONDS = Number(process.env.BENCH_SCALE_SECONDS ?? 8);
@@ -25,7 +26,7 @@ const cli = resolve(process.cwd(), 'dist/src/cli/main.js');
 
 /** A private redis-server (no persistence) on a free port. */
 async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
-  const port = await findFreePort();
+  const port = await freePort();
   const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
@@ -77,7 +78,7 @@ async function startBalancer(targets: string[]): Promise<{ url: string; close():
     upstream.on('error', () => { res.statusCode = 502; res.end(); });
     req.pipe(upstream);
   });
-  const port = await findFreePort();
+  const port = await freePort();
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); agent.destroy(); }) };
 }

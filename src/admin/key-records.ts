@@ -36,24 +36,19 @@ export interface KeyRecord {
 /** A managed key with its team, as authentication needs it. */
 export interface KeyWithTeam extends KeyRecord { team: TeamRecord | null }
 
-/** Fields a create or update may set (undefined = leave as is; null = clear). */
-export interface KeyChanges {
-  name?: string;
-  team?: string | null;
-  models?: string[] | null;
-  rpm?: number | null;
-  tpm?: number | null;
-  budget?: BudgetSpec | null;
-  expires_at?: string | null;
-}
-
-/** Fields of a team create or update. */
+/** Fields a team create or update may set (undefined = leave as is; null = clear). */
 export interface TeamChanges {
   name?: string;
   models?: string[] | null;
   rpm?: number | null;
   tpm?: number | null;
   budget?: BudgetSpec | null;
+}
+
+/** Fields a key create or update may set: a team's, plus its team and expiry. */
+export interface KeyChanges extends TeamChanges {
+  team?: string | null;
+  expires_at?: string | null;
 }
 
 type Row = Record<string, unknown>;

@@ -46,6 +46,18 @@ function newId(prefix: string): string {
 }
 
 type Tx = { query: PgPool['query'] };
+type Row = Record<string, unknown>;
+type Rows = { rows: unknown[] };
+
+/** The record of a result's first row (undefined when there is none). */
+const first = <T>(r: Rows, fromRow: (row: Row) => T): T | undefined => (r.rows[0] ? fromRow(r.rows[0] as Row) : undefined);
+/** The records of all rows of a result. */
+const all = <T>(r: Rows, fromRow: (row: Row) => T): T[] => r.rows.map((row) => fromRow(row as Row));
+
+// What the two audited tables differ in; everything else (lock, update, audit) is shared.
+type Kind<T> = { table: string; type: string; fromRow: (row: Row) => T; missing: CodeAt<404> };
+const KEYS: Kind<KeyRecord> = { table: 'gateway_keys', type: 'key', fromRow: keyFromRow, missing: 'key_not_found' };
+const TEAMS: Kind<TeamRecord> = { table: 'gateway_teams', type: 'team', fromRow: teamFromRow, missing: 'team_not_found' };
 
 const KEY_COLUMNS = { name: 'name', models: 'models', rpm: 'rpm', tpm: 'tpm', expires_at: 'expires_at' } as const;
 const TEAM_COLUMNS = { name: 'name', models: 'models', rpm: 'rpm', tpm: 'tpm' } as const;
@@ -95,15 +107,18 @@ export function createKeyStore(pool: PgPool): KeyStore {
     return { sets, values };
   };
 
-  const lockKey = async (tx: Tx, id: string): Promise<KeyRecord> => {
-    const r = await tx.query('SELECT * FROM gateway_keys WHERE id = $1 FOR UPDATE', [id]);
-    if (!r.rows[0]) throw new AdminConflict(404, 'key_not_found', `No key '${id}'.`);
-    return keyFromRow(r.rows[0] as Record<string, unknown>);
+  /** The row `id` of a table, locked until the transaction ends (404 when missing). */
+  const lock = async <T>(tx: Tx, kind: Kind<T>, id: string): Promise<T> => {
+    const found = first(await tx.query(`SELECT * FROM ${kind.table} WHERE id = $1 FOR UPDATE`, [id]), kind.fromRow);
+    if (!found) throw new AdminConflict(404, kind.missing, `No ${kind.type} '${id}'.`);
+    return found;
   };
-  const lockTeam = async (tx: Tx, id: string): Promise<TeamRecord> => {
-    const r = await tx.query('SELECT * FROM gateway_teams WHERE id = $1 FOR UPDATE', [id]);
-    if (!r.rows[0]) throw new AdminConflict(404, 'team_not_found', `No team '${id}'.`);
-    return teamFromRow(r.rows[0] as Record<string, unknown>);
+  /** Sets `sets` (plus updated_at) on locked row `id` and audits the change as `<type>.<action>`. */
+  const update = async <T>(tx: Tx, actor: string, kind: Kind<T>, action: string, id: string, before: T, sets: string[], values: unknown[]): Promise<T> => {
+    const r = await tx.query(`UPDATE ${kind.table} SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`, [id, ...values]);
+    const after = kind.fromRow(r.rows[0] as Row);
+    await audit(tx, actor, `${kind.type}.${action}`, kind.type, id, before, after);
+    return after;
   };
 
   const findWithTeam = async (where: string, value: unknown): Promise<KeyWithTeam | undefined> => {
@@ -111,7 +126,7 @@ export function createKeyStore(pool: PgPool): KeyStore {
       `SELECT k.*, t.id AS t_id, t.name AS t_name, t.models AS t_models, t.rpm AS t_rpm, t.tpm AS t_tpm,
           t.budget_usd AS t_budget_usd, t.budget_period AS t_budget_period, t.created_at AS t_created_at, t.updated_at AS t_updated_at
        FROM gateway_keys k LEFT JOIN gateway_teams t ON t.id = k.team_id WHERE ${where}`, [value]);
-    const row = r.rows[0] as Record<string, unknown> | undefined;
+    const row = r.rows[0] as Row | undefined;
     if (!row) return undefined;
     return { ...keyFromRow(row), team: row.t_id ? teamFromRow(row, 't_') : null };
   };
@@ -127,12 +142,10 @@ export function createKeyStore(pool: PgPool): KeyStore {
         params.push(f.team);
         where.push(`team_id = (SELECT id FROM gateway_teams WHERE id = $1 OR name = $1 LIMIT 1)`);
       }
-      const r = await pool.query(`SELECT * FROM gateway_keys ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`, params);
-      return r.rows.map((row) => keyFromRow(row as Record<string, unknown>));
+      return all(await pool.query(`SELECT * FROM gateway_keys ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`, params), keyFromRow);
     },
     async getKey(id) {
-      const r = await pool.query('SELECT * FROM gateway_keys WHERE id = $1', [id]);
-      return r.rows[0] ? keyFromRow(r.rows[0] as Record<string, unknown>) : undefined;
+      return first(await pool.query('SELECT * FROM gateway_keys WHERE id = $1', [id]), keyFromRow);
     },
     createKey(actor, c) {
       return inTx(async (tx) => {
@@ -143,54 +156,44 @@ export function createKeyStore(pool: PgPool): KeyStore {
           `INSERT INTO gateway_keys (id, name, team_id, key_hash, key_hint, models, rpm, tpm, budget_usd, budget_period, expires_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
           [id, c.name, teamId ?? null, hashKey(secret), hintOf(secret), c.models ?? null, c.rpm ?? null, c.tpm ?? null, c.budget?.usd ?? null, c.budget?.period ?? null, c.expires_at ?? null]);
-        const record = keyFromRow(r.rows[0] as Record<string, unknown>);
+        const record = keyFromRow(r.rows[0] as Row);
         await audit(tx, actor, 'key.create', 'key', id, undefined, record);
         return { record, secret };
       });
     },
     updateKey(actor, id, c) {
       return inTx(async (tx) => {
-        const before = await lockKey(tx, id);
+        const before = await lock(tx, KEYS, id);
         if (before.revoked_at) throw new AdminConflict(409, 'key_revoked', `Key '${id}' is revoked; create a new key instead.`);
         const { sets, values } = assignments(c, KEY_COLUMNS, 1);
         if (c.team !== undefined) {
           values.push(await resolveTeam(tx, c.team));
           sets.push(`team_id = $${1 + values.length}`);
         }
-        const r = await tx.query(`UPDATE gateway_keys SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`, [id, ...values]);
-        const after = keyFromRow(r.rows[0] as Record<string, unknown>);
-        await audit(tx, actor, 'key.update', 'key', id, before, after);
-        return after;
+        return update(tx, actor, KEYS, 'update', id, before, sets, values);
       });
     },
     revokeKey(actor, id) {
       return inTx(async (tx) => {
-        const before = await lockKey(tx, id);
+        const before = await lock(tx, KEYS, id);
         if (before.revoked_at) return before;
-        const r = await tx.query('UPDATE gateway_keys SET revoked_at = now(), updated_at = now() WHERE id = $1 RETURNING *', [id]);
-        const after = keyFromRow(r.rows[0] as Record<string, unknown>);
-        await audit(tx, actor, 'key.revoke', 'key', id, before, after);
-        return after;
+        return update(tx, actor, KEYS, 'revoke', id, before, ['revoked_at = now()'], []);
       });
     },
     rotateKey(actor, id) {
       return inTx(async (tx) => {
-        const before = await lockKey(tx, id);
+        const before = await lock(tx, KEYS, id);
         if (before.revoked_at) throw new AdminConflict(409, 'key_revoked', `Key '${id}' is revoked; it cannot be rotated.`);
         const secret = newSecret();
-        const r = await tx.query('UPDATE gateway_keys SET key_hash = $2, key_hint = $3, rotated_at = now(), updated_at = now() WHERE id = $1 RETURNING *', [id, hashKey(secret), hintOf(secret)]);
-        const after = keyFromRow(r.rows[0] as Record<string, unknown>);
-        await audit(tx, actor, 'key.rotate', 'key', id, before, after);
-        return { record: after, secret };
+        const record = await update(tx, actor, KEYS, 'rotate', id, before, ['key_hash = $2', 'key_hint = $3', 'rotated_at = now()'], [hashKey(secret), hintOf(secret)]);
+        return { record, secret };
       });
     },
     async listTeams() {
-      const r = await pool.query('SELECT * FROM gateway_teams ORDER BY created_at, id');
-      return r.rows.map((row) => teamFromRow(row as Record<string, unknown>));
+      return all(await pool.query('SELECT * FROM gateway_teams ORDER BY created_at, id'), teamFromRow);
     },
     async getTeam(id) {
-      const r = await pool.query('SELECT * FROM gateway_teams WHERE id = $1 OR name = $1 ORDER BY (id = $1) DESC LIMIT 1', [id]);
-      return r.rows[0] ? teamFromRow(r.rows[0] as Record<string, unknown>) : undefined;
+      return first(await pool.query('SELECT * FROM gateway_teams WHERE id = $1 OR name = $1 ORDER BY (id = $1) DESC LIMIT 1', [id]), teamFromRow);
     },
     createTeam(actor, c) {
       return inTx(async (tx) => {
@@ -199,26 +202,23 @@ export function createKeyStore(pool: PgPool): KeyStore {
           `INSERT INTO gateway_teams (id, name, models, rpm, tpm, budget_usd, budget_period) VALUES ($1, $2, $3, $4, $5, $6, $7)
            ON CONFLICT (name) DO NOTHING RETURNING *`,
           [id, c.name, c.models ?? null, c.rpm ?? null, c.tpm ?? null, c.budget?.usd ?? null, c.budget?.period ?? null]);
-        if (!r.rows[0]) throw new AdminConflict(409, 'team_exists', `A team named '${c.name}' already exists.`);
-        const record = teamFromRow(r.rows[0] as Record<string, unknown>);
+        const record = first(r, teamFromRow);
+        if (!record) throw new AdminConflict(409, 'team_exists', `A team named '${c.name}' already exists.`);
         await audit(tx, actor, 'team.create', 'team', id, undefined, record);
         return record;
       });
     },
     updateTeam(actor, id, c) {
       return inTx(async (tx) => {
-        const before = await lockTeam(tx, id);
+        const before = await lock(tx, TEAMS, id);
         const { sets, values } = assignments(c, TEAM_COLUMNS, 1);
-        const r = await tx.query(`UPDATE gateway_teams SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`, [id, ...values])
+        return update(tx, actor, TEAMS, 'update', id, before, sets, values)
           .catch((e: { code?: string }) => { throw e.code === '23505' ? new AdminConflict(409, 'team_exists', `A team named '${c.name}' already exists.`) : e; });
-        const after = teamFromRow(r.rows[0] as Record<string, unknown>);
-        await audit(tx, actor, 'team.update', 'team', id, before, after);
-        return after;
       });
     },
     deleteTeam(actor, id) {
       return inTx(async (tx) => {
-        const before = await lockTeam(tx, id);
+        const before = await lock(tx, TEAMS, id);
         const keys = await tx.query<{ n: string }>('SELECT count(*) AS n FROM gateway_keys WHERE team_id = $1 AND revoked_at IS NULL', [id]);
         if (Number(keys.rows[0]?.n ?? 0) > 0) throw new AdminConflict(409, 'team_has_keys', `Team '${id}' still has ${keys.rows[0]!.n} active key(s); revoke or move them first.`);
         await tx.query('UPDATE gateway_keys SET team_id = NULL WHERE team_id = $1', [id]);

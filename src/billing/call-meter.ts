@@ -2,17 +2,14 @@ import type { Conversation, StreamEvent, Usage } from '../codecs/internal.js';
 import type { Pricing } from './pricing.js';
 import type { SpendHold } from './spend-hold.js';
 import { computeTextCost } from './text-cost.js';
-import { estimateConversationTokens } from './token-counter.js';
-
-/** Characters per token assumed for output the provider did not report usage for. */
-const FALLBACK_CHARS_PER_TOKEN = 3;
+import { ESTIMATE_CHARS_PER_TOKEN, estimateConversationTokens } from './token-counter.js';
 
 /**
  * The cost of one text call, from what it reports. The provider's usage (a complete answer's,
  * or a stream's `usage` event) is authoritative; a stream that ends without one (an upstream
  * failure, a provider that reports none) is billed from what passed through: the prompt's
  * cheap estimate (estimateConversationTokens: no tokenizer on this path; the budget's count
- * when one was made) and the delivered output at FALLBACK_CHARS_PER_TOKEN, reported as estimated.
+ * when one was made) and the delivered output at the same ESTIMATE_CHARS_PER_TOKEN, reported as estimated.
  */
 export interface CallMeter {
   /** Reads a stream event as it passes (usage, delivered output). */
@@ -52,7 +49,7 @@ export function createCallMeter(request: Conversation, pricing: Pricing, hold: S
   const current = (): Usage => {
     if (usage) return usage;
     promptTokens ??= estimateConversationTokens(request);
-    return { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / FALLBACK_CHARS_PER_TOKEN) };
+    return { inputTokens: promptTokens, outputTokens: Math.ceil(outputChars / ESTIMATE_CHARS_PER_TOKEN) };
   };
   return {
     observe(event) {

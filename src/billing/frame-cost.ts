@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../codecs/codec.js';
 import { isRecord } from '../codecs/shared/json.js';
 import { formatUsd } from './usd.js';
+import { withData } from '../codecs/shared/sse-frame.js';
 
 /**
  * Writes `usage.cost` (USD) into response bodies and stream frames, whatever the surface: the
@@ -41,7 +42,7 @@ export function injectCostIntoFrame(frame: SseFrame, costUsd: number): SseFrame 
   } catch {
     return frame;
   }
-  return injectCostIntoBody(body, costUsd) ? { ...frame, data: JSON.stringify(body) } : frame;
+  return injectCostIntoBody(body, costUsd) ? withData(frame, JSON.stringify(body)) : frame;
 }
 
 /** The SSE comment line that ends a stream with its cost (ignored by SSE clients that skip comments). */

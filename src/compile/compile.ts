@@ -97,6 +97,7 @@ function compileRoute(spec: RouteSpec, parameterVocabulary: ReadonlySet<string>)
 function resolveProviders(config: GatewayConfig, env: Env, problems: MappingCompileError[]): Map<string, ResolvedProvider> {
   const info = providerTypeInfo();
   const out = new Map<string, ResolvedProvider>();
+  const secrets: Array<string | undefined> = [];
   for (const [name, spec] of Object.entries(config.providers)) {
     const envName = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
     const keyVar = spec.api_key_env ?? `${envName}_API_KEY`;
@@ -115,8 +116,7 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
     }
     const upstreams = resolveUpstreams(name, spec, env, { keyVar, urlVar, apiKey, baseUrl }, needsKey);
     const first = upstreams[0];
-    // Redacted by exact value wherever an upstream echoes one (src/errors/redact.ts).
-    rememberSecrets([apiKey, ...upstreams.map((u) => u.apiKey)]);
+    secrets.push(apiKey, ...upstreams.map((u) => u.apiKey));
     out.set(name, Object.freeze({
       name,
       spec,
@@ -127,6 +127,9 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
       upstreams,
     }));
   }
+  // Redacted by exact value wherever an upstream echoes one (src/errors/redact.ts); added in one
+  // call, so the redaction pattern is rebuilt once per compile, not once per provider.
+  rememberSecrets(secrets);
   return out;
 }
 

@@ -16,8 +16,7 @@ export function hashKey(key: string): Buffer {
  */
 export function buildKeyRing(config: GatewayConfig, env: Env, keepGenerated?: string): { keys: KeyEntry[]; generatedKey?: string } {
   const keys: KeyEntry[] = config.auth.keys.map((spec) => ({ hash: Buffer.from(spec.sha256, 'hex'), spec, modelPatterns: spec.models && compileModelGlobs(spec.models) }));
-  const plain = (env[config.auth.keys_env] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-  plain.forEach((k, i) => keys.push({ hash: hashKey(k), spec: { name: `env-${i + 1}`, sha256: '' } }));
+  keys.push(...plainKeys(env[config.auth.keys_env], 'env'));
   if (keys.length > 0) return { keys };
   const generatedKey = keepGenerated ?? `gw-${randomBytes(24).toString('base64url')}`;
   return { keys: [{ hash: hashKey(generatedKey), spec: { name: 'generated', sha256: '' } }], generatedKey };
@@ -29,9 +28,14 @@ export function buildKeyRing(config: GatewayConfig, env: Env, keepGenerated?: st
  */
 export function buildAdminKeyRing(config: GatewayConfig, env: Env): KeyEntry[] {
   const keys: KeyEntry[] = (config.auth.admin_keys ?? []).map((a) => ({ hash: Buffer.from(a.sha256, 'hex'), spec: { name: a.name, sha256: a.sha256 } }));
-  const plain = (env[config.auth.admin_keys_env ?? 'GATEWAY_ADMIN_KEYS'] ?? '').split(',').map((k) => k.trim()).filter(Boolean);
-  plain.forEach((k, i) => keys.push({ hash: hashKey(k), spec: { name: `admin-env-${i + 1}`, sha256: '' } }));
+  keys.push(...plainKeys(env[config.auth.admin_keys_env ?? 'GATEWAY_ADMIN_KEYS'], 'admin-env'));
   return keys;
+}
+
+/** Entries of a comma-separated plain key list (hashed at once), named `<prefix>-1`, `<prefix>-2` ... */
+function plainKeys(list: string | undefined, prefix: string): KeyEntry[] {
+  const plain = (list ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  return plain.map((k, i) => ({ hash: hashKey(k), spec: { name: `${prefix}-${i + 1}`, sha256: '' } }));
 }
 
 /** Finds the entry for a presented key. Compares against every entry in constant time. */

@@ -22,28 +22,30 @@ export function metaSchema(name: MetaSchemaName): ValidateFunction {
  * text back first (a digits-only secret stays the string it was, leading zeros included).
  */
 export function checkAgainstMeta(source: YamlSource, validate: ValidateFunction, diagnostics: Diagnostic[]): boolean {
-  restoreSubstitutedStrings(source, validate);
-  if (validate(source.data)) return true;
+  let valid = validate(source.data);
+  // A few rounds: restoring one value can reveal type errors below it (rare; bounded anyway).
+  for (let round = 0; !valid && round < 3 && source.substituted.size > 0; round++) {
+    if (!restoreSubstitutedStrings(source, validate.errors ?? [])) break;
+    valid = validate(source.data);
+  }
+  if (valid) return true;
   for (const err of pruneErrors(validate.errors ?? [])) diagnostics.push(toDiagnostic(source, err));
   return false;
 }
 
-function restoreSubstitutedStrings(source: YamlSource, validate: ValidateFunction): void {
-  // A few rounds: restoring one value can reveal type errors below it (rare; bounded anyway).
-  for (let round = 0; round < 3 && source.substituted.size > 0; round++) {
-    if (validate(source.data)) return;
-    let changed = false;
-    for (const err of validate.errors ?? []) {
-      if (err.keyword !== 'type') continue;
-      const raw = source.substituted.get(err.instancePath);
-      const wanted = String((err.params as { type: string | string[] }).type).split(',');
-      if (raw === undefined || !wanted.includes('string')) continue;
-      setAtPointer(source.data, err.instancePath, raw);
-      source.substituted.delete(err.instancePath);
-      changed = true;
-    }
-    if (!changed) return;
+/** Puts back the text of each substituted scalar a `type` error says should be a string; true when any was. */
+function restoreSubstitutedStrings(source: YamlSource, errs: readonly ErrorObject[]): boolean {
+  let changed = false;
+  for (const err of errs) {
+    if (err.keyword !== 'type') continue;
+    const raw = source.substituted.get(err.instancePath);
+    const wanted = String((err.params as { type: string | string[] }).type).split(',');
+    if (raw === undefined || !wanted.includes('string')) continue;
+    setAtPointer(source.data, err.instancePath, raw);
+    source.substituted.delete(err.instancePath);
+    changed = true;
   }
+  return changed;
 }
 
 function setAtPointer(data: unknown, pointer: string, value: unknown): void {

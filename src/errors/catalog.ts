@@ -162,8 +162,18 @@ export type CodeAt<S extends number> = Exclude<Extract<(typeof ERROR_CATALOG)[nu
  */
 export type ProviderCode = string & { readonly __providerCode: true };
 
-/** The catalog row of a code at a status (the first row of the code when status is omitted). */
+// Indexed once: every rendered error (and every gatewayError()) looks its row up. A code has
+// one row, or a few (one per status).
+const ROWS_BY_CODE = new Map<string, CatalogEntry[]>();
+for (const e of ERROR_CATALOG as readonly CatalogEntry[]) {
+  const rows = ROWS_BY_CODE.get(e.code);
+  if (rows) rows.push(e);
+  else ROWS_BY_CODE.set(e.code, [e]);
+}
+
+/** The catalog row of a code at a status (the first row of the code when status is omitted or has none). */
 export function findCatalogEntry(code: string, status?: number): CatalogEntry | undefined {
-  const rows: readonly CatalogEntry[] = ERROR_CATALOG;
-  return rows.find((e) => e.code === code && (status === undefined || e.status === status)) ?? rows.find((e) => e.code === code);
+  const rows = ROWS_BY_CODE.get(code);
+  if (!rows) return undefined;
+  return (status === undefined ? undefined : rows.find((e) => e.status === status)) ?? rows[0];
 }

@@ -23,9 +23,10 @@ const TIMEOUT_MARKERS = new Set(['timeout_error', 'DEADLINE_EXCEEDED']);
 
 const TYPE_BY_4XX: Record<number, ErrorType> = { 404: 'not_found_error' };
 
-interface Rule { name: string; matches: (status: number, marks: ReadonlySet<string>) => boolean; classify: (status: number, info: UpstreamErrorInfo) => UpstreamErrorClass }
+interface Rule { name: string; matches: (status: number, marks: readonly string[]) => boolean; classify: (status: number, info: UpstreamErrorInfo) => UpstreamErrorClass }
 
-const has = (marks: ReadonlySet<string>, set: ReadonlySet<string>) => [...marks].some((m) => set.has(m));
+// `marks`: the provider's type and code (at most two), so a scan beats building a set per error.
+const has = (marks: readonly string[], set: ReadonlySet<string>) => marks.some((m) => set.has(m));
 
 /** The table, first match wins. Exported for table tests. */
 export const UPSTREAM_ERROR_RULES: readonly Rule[] = [
@@ -44,7 +45,7 @@ export const UPSTREAM_ERROR_RULES: readonly Rule[] = [
 
 /** Classifies an upstream error by status and the provider's type/code (see the table above). */
 export function classifyUpstreamError(status: number, info: Pick<UpstreamErrorInfo, 'type' | 'code'>): UpstreamErrorClass {
-  const marks = new Set([info.type, info.code].filter((v): v is string => typeof v === 'string' && v !== ''));
+  const marks = [info.type, info.code].filter((v): v is string => typeof v === 'string' && v !== '');
   const rule = UPSTREAM_ERROR_RULES.find((r) => r.matches(status, marks))!;
   return rule.classify(status, { message: '', ...info });
 }
@@ -66,8 +67,7 @@ export function upstreamFailure(
   if (decoded.type) details.upstream_type = redactSecrets(decoded.type);
   if (decoded.code) details.upstream_code = redactSecrets(decoded.code);
   if (cls.code === 'upstream_auth_error') {
-    const e = gatewayError('upstream_auth_error', `Provider '${provider}' refused the gateway's provider credentials (HTTP ${status}): ${message} This is a gateway configuration problem, not your API key.`, { details });
-    return e;
+    return gatewayError('upstream_auth_error', `Provider '${provider}' refused the gateway's provider credentials (HTTP ${status}): ${message} This is a gateway configuration problem, not your API key.`, { details });
   }
   return new GatewayError(
     cls.status,

@@ -3,6 +3,7 @@ import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
 import { decodeBase64Strict } from '../codecs/shared/base64.js';
 import { decodeDataUrl } from '../codecs/shared/data-url.js';
+import { abortSignalOf } from '../upstream/request-abort.js';
 
 /**
  * Bytes the gateway resolved on a client's behalf (a fetched URL, a data: URL, base64 text, an
@@ -121,7 +122,7 @@ export async function loadMedia(value: unknown, source: MediaSource, field: stri
   if (data) return toMedia(data.bytes, data.contentType, stem);
   if (source === 'url') {
     if (!/^https?:\/\//i.test(value)) throw errors.invalidRequest(`'${field}' must be an http(s) or data: URL.`, 'invalid_url', { field });
-    const fetched = await call.services.fetchMedia(value, call.signal);
+    const fetched = await call.services.fetchMedia(value, abortSignalOf(call.signal));
     const name = decodeURIComponent(new URL(value).pathname.split('/').pop() ?? '');
     return toMedia(fetched.bytes, fetched.contentType, stem, /\.[A-Za-z0-9]{2,5}$/.test(name) ? name : undefined);
   }

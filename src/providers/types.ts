@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelSpec, ProviderSpec } from '../config/types.js';
 import type { AttemptTimeouts, AttemptTrace } from '../upstream/call-upstream.js';
+import type { CallSignal } from '../upstream/request-abort.js';
 
 /** A stored upload (SPEC 4.16). Bytes live in the FileStore, not here. */
 export interface FileRecord {
@@ -96,7 +97,7 @@ export interface OperationCall {
   /** Resolved base URL. */
   baseUrl?: string;
   /** Aborted when the client goes away. */
-  signal: AbortSignal;
+  signal: CallSignal;
   /** Upstream timeout for this call (ms): the first-byte deadline, kept for older callers. */
   timeoutMs: number;
   /** Routing deadlines of each attempt (connect, first byte, idle). */

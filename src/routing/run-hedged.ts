@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runRouted, type Routed, type RoutedCall } from './run-routed.js';
+import { abortSignalOf } from '../upstream/request-abort.js';
 
 /**
  * The routing loop with hedging (`hedge_after_ms`): when the first target has produced nothing
@@ -15,7 +16,7 @@ export async function runHedged<E, P, T>(call: RoutedCall<E, P, T>, hedgeAfterMs
   const forward = () => { first.abort(call.signal.reason); second.abort(call.signal.reason); };
   // Not removed afterwards: the winner keeps streaming on its side's signal, which must still
   // follow the client (and the total deadline).
-  call.signal.addEventListener('abort', forward, { once: true });
+  abortSignalOf(call.signal).addEventListener('abort', forward, { once: true });
   const hedged = { ...call, stats: call.stats ?? { calls: 0 } };
   const settle = <R>(p: Promise<R>) => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
   const a = settle(runRouted({ ...hedged, targets: call.targets.slice(0, 1), signal: first.signal }));

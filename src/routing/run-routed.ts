@@ -7,6 +7,7 @@ import { reasonOf, type AttemptFailure } from './outcome.js';
 import { chooseUpstream } from './pick.js';
 import { decideNext } from './retry.js';
 import type { RoutingTarget, UpstreamRef } from './targets.js';
+import { abortSignalOf, type CallSignal } from '../upstream/request-abort.js';
 
 /** One attempt as the loop reports it (the caller turns it into an AttemptRecord). */
 export interface AttemptReport {
@@ -28,7 +29,7 @@ export interface RoutedCall<E, P, T> {
   targets: ReadonlyArray<RoutingTarget<E>>;
   breaker: BreakerStore;
   /** Aborted by the client or the total deadline: no more attempts. */
-  signal: AbortSignal;
+  signal: CallSignal;
   /**
    * Once per target before its first attempt (budgets at its own price). Throwing a
    * `budget`-classified error skips the target (reason `budget`); other errors stop the loop.
@@ -38,7 +39,7 @@ export interface RoutedCall<E, P, T> {
    * One attempt; throws on failure, leaving the typed failure in `trace` when an upstream was
    * called. Its upstream calls use `signal` (the loop's: a hedged loop has its own).
    */
-  attempt(target: RoutingTarget<E>, prepared: P, upstream: UpstreamRef, trace: AttemptTrace, signal: AbortSignal): Promise<T>;
+  attempt(target: RoutingTarget<E>, prepared: P, upstream: UpstreamRef, trace: AttemptTrace, signal: CallSignal): Promise<T>;
   /** An answer that lost a hedging race after it arrived: close it and release its hold. */
   discard?(value: T, prepared: P): Promise<void>;
   /** A prepared target that did not answer (release its reservation). */
@@ -132,7 +133,7 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
         if (step.action === 'next_target') break;
         if (step.delayMs > 0) {
           try {
-            await sleep(step.delayMs, undefined, { signal: call.signal });
+            await sleep(step.delayMs, undefined, { signal: abortSignalOf(call.signal) });
           } catch {
             throw call.signal.reason === TOTAL_DEADLINE ? totalDeadline() : lastError;
           }
@@ -164,7 +165,7 @@ function countsAgainstHealth(f: AttemptFailure): boolean {
 }
 
 /** A failure that was not an upstream call's (e.g. an answer the codec cannot read). */
-function classifyError(e: unknown, signal: AbortSignal): AttemptFailure {
+function classifyError(e: unknown, signal: CallSignal): AttemptFailure {
   if (signal.aborted) return signal.reason === TOTAL_DEADLINE ? { kind: 'timeout', phase: 'total' } : { kind: 'aborted' };
   if (isGatewayError(e)) return { kind: 'status', status: e.status, headers: {} };
   throw e;

@@ -3,8 +3,8 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
 import { GatewayError } from '../errors/gateway-error.js';
-import { writeSseFrame } from '../upstream/sse.js';
-import { renderError, type EnvelopeStyle } from './envelope.js';
+import { writeSseFrame } from '../codecs/shared/sse-frame.js';
+import { envelopeOf, renderError, type EnvelopeStyle } from './envelope.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AppState } from './state.js';
 
@@ -109,7 +109,7 @@ function endRequest(ctx: ParameterizedContext<AppState>, error: GatewayError): v
   if (res.writableEnded || res.destroyed) return;
   const gw = ctx.state.gw as AppState['gw'] | undefined;
   if (!res.headersSent) {
-    const style: EnvelopeStyle = gw?.route?.spec.envelope ?? (ctx.path.startsWith('/v1/messages') ? 'messages' : 'default');
+    const style = envelopeOf(gw?.route?.spec.envelope, ctx.path);
     const rendered = renderError(error, style);
     const body = JSON.stringify(rendered.body);
     res.writeHead(rendered.status, { ...rendered.headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });

@@ -7,6 +7,14 @@ export interface RenderedError { status: number; headers: Record<string, string>
 /** Error body styles route files can name in `envelope:`. */
 export type EnvelopeStyle = 'default' | 'messages';
 
+/**
+ * The envelope of an error answer: the route's own, else (an unknown path, or a request not
+ * routed yet) Anthropic's for paths under /v1/messages, whose SDK reads only that shape.
+ */
+export function envelopeOf(routeEnvelope: EnvelopeStyle | undefined, path: string): EnvelopeStyle {
+  return routeEnvelope ?? (path.startsWith('/v1/messages') ? 'messages' : 'default');
+}
+
 /** Renders an error in the route's envelope style (SPEC 2.5 default, 2.6 messages). */
 export function renderError(error: GatewayError, style: EnvelopeStyle): RenderedError {
   const headers = { ...(error.headers ?? {}) };

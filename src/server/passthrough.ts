@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { CallMeter } from '../billing/call-meter.js';
 import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.js';
 import { estimateConversationTokens } from '../billing/token-counter.js';
-import type { CodecError, DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
+import type { CodecError, DialectCodec, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import { generateId } from '../codecs/shared/ids.js';
 import { isRecord } from '../codecs/shared/json.js';
@@ -15,7 +15,9 @@ import type { UpstreamResponse } from '../upstream/http-client.js';
 import { discardBody } from '../upstream/call-upstream.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
 import { mapCallError } from '../upstream/map-call-error.js';
-import { readSseBatches } from '../upstream/sse.js';
+import { withData } from '../codecs/shared/sse-frame.js';
+import { readSseBlocks } from '../upstream/sse-blocks.js';
+import { createModelRenamer } from './model-rename.js';
 import { stripGatewayFields } from './resolve-model.js';
 import type { AppState } from './state.js';
 import { streamFailure } from './text-call.js';
@@ -25,9 +27,6 @@ import { buildEstimatedUsageFrame, type StreamOpening } from './estimated-usage-
 
 const NO_EVENTS: StreamEvent[] = [];
 const NO_FRAMES: readonly SseFrame[] = [];
-
-/** The first model field of a frame (see writePassthroughStream). */
-const MODEL_FIELD = /"model":"(?:[^"\\]|\\.)*"/;
 
 /** Characters per token of the output estimate written when an upstream reports no usage. */
 const CHARS_PER_TOKEN = 3;
@@ -109,6 +108,9 @@ export interface PassthroughStream {
   readonly upstream: UpstreamResponse;
   readonly batches: AsyncIterator<SseFrame[]>;
   readonly first: SseFrame[];
+  /** The dialect's decoder, which has read the first frame (its events are `firstEvents`). */
+  readonly decoder: StreamDecoder;
+  readonly firstEvents: readonly StreamEvent[];
 }
 
 /**
@@ -126,7 +128,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
     if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
     throw notSse;
   }
-  const batches = readSseBatches(upstream.body)[Symbol.asyncIterator]();
+  const batches = readSseBlocks(upstream.body)[Symbol.asyncIterator]();
   let first: IteratorResult<SseFrame[]>;
   try {
     first = await batches.next();
@@ -137,8 +139,8 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
   const frames = first.done ? [] : first.value;
   // Nothing at all (a 200 with an empty or non-SSE body) or an error as the first event: the
   // attempt failed before anything reached the client, so the loop may still retry it.
-  const probe = dialect.createStreamDecoder(request);
-  const opening = frames.length > 0 ? probe.decode(frames[0]!) : probe.end();
+  const decoder = dialect.createStreamDecoder(request);
+  const opening = frames.length > 0 ? decoder.decode(frames[0]!) : decoder.end();
   const error = opening.find((ev) => ev.type === 'error');
   if (error && error.type === 'error') {
     discardBody(upstream.body);
@@ -149,7 +151,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
     if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
     throw errors.invalidUpstreamResponse(call.providerName, 'a stream with no events');
   }
-  return { dialect, request, call, upstream, batches, first: frames };
+  return { dialect, request, call, upstream, batches, first: frames, decoder, firstEvents: opening };
 }
 
 /**
@@ -180,16 +182,24 @@ export function writePassthroughStream(
       return isGatewayError(mapped) ? mapped : streamFailure(call.signal, call.operation);
     },
   };
-  return writeStream(ctx, input, createIdentityStage(surface, stream.dialect, stream.request, meter), headers, meter);
+  return writeStream(ctx, input, createIdentityStage(surface, stream.dialect, stream.request, meter, stream), headers, meter);
 }
 
-/** The identity stage: frames out as they came in, read by the cheap scan and metered. */
-export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec, request: Conversation, meter: CallMeter): StreamStage<SseFrame> {
-  const decoder = dialect.createStreamDecoder(request);
-  // The upstream names its own model (often a dated snapshot); the client is told the
-  // canonical id. The first `"model":"..."` of a frame is the answer's own (it precedes any
-  // content), so a text replace does it without parsing the frame.
-  const canonical = `"model":${JSON.stringify(request.model)}`;
+/**
+ * The identity stage: frames out as they came in, read by the cheap scan and metered. `opened`
+ * hands over the decoder that already read the first frame (and its events), so that frame is
+ * not parsed twice.
+ */
+export function createIdentityStage(
+  surface: SurfaceCodec,
+  dialect: DialectCodec,
+  request: Conversation,
+  meter: CallMeter,
+  opened?: { readonly decoder: StreamDecoder; readonly firstEvents: readonly StreamEvent[] },
+): StreamStage<SseFrame> {
+  const decoder = opened?.decoder ?? dialect.createStreamDecoder(request);
+  let firstEvents = opened?.firstEvents;
+  const renameModel = createModelRenamer(request.model);
   let first = true;
   let costed = false;
   let skippedChars = 0;
@@ -198,9 +208,10 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
   let shortestData = '';
   let held: SseFrame | undefined;
   let done: SseFrame | undefined;
-  // Fails in the client's format; it sees the stream's start (only), so it never re-opens a
-  // stream the upstream already opened (Responses: no second response.created).
-  const failEncoder = surface.createStreamEncoder(request);
+  // The start events seen, for an encoder that fails in the client's format: it sees the
+  // stream's start (only), so it never re-opens a stream the upstream already opened
+  // (Responses: no second response.created). Made only when the stream fails.
+  const starts: StreamEvent[] = [];
   let detected = false;
   let opening: StreamOpening | undefined;
   const observe = (events: readonly StreamEvent[]): CodecError | undefined => {
@@ -211,7 +222,7 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
         return { status: err.status, type: err.type, code: err.code, message: err.message };
       }
       if (e.type === 'start') {
-        failEncoder.encode(e);
+        starts.push(e);
         opening ??= { id: e.id, created: e.created };
       }
       meter.observe(e);
@@ -234,15 +245,20 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
         skippedChars += frame.data.length;
         skippedFrames++;
         if (frame.data.length < shortest) { shortest = frame.data.length; shortestData = frame.data; }
+        // A content frame (the scan found no usage, finish, error or end in it) goes out at once.
+        if (!frame.data.endsWith('[DONE]')) return { frames: release([renameModel(frame)]) };
       }
-      const events = decode ? decoder.decode(frame) : NO_EVENTS;
+      const events = !decode ? NO_EVENTS : firstEvents ?? decoder.decode(frame);
+      firstEvents = undefined;
       const error = observe(events);
-      if (frame.data.includes('"model":"')) frame = { ...frame, data: frame.data.replace(MODEL_FIELD, canonical) };
       // A frame the gateway found malformed is not forwarded: the client gets its own error event.
       if (error && detected) return { frames: release([]), error };
       // The upstream's own error event is already in the client's format: it goes out as it
       // came (minus any credential it quotes) and ends the stream (no second error event).
-      if (error) return { frames: release([{ ...frame, data: redactSecrets(frame.data) }]), error, errorWritten: true };
+      if (error) {
+        const renamed = renameModel(frame);
+        return { frames: release([withData(renamed, redactSecrets(renamed.data))]), error, errorWritten: true };
+      }
       const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
       if (usageOnly && !request.includeUsage) return { frames: NO_FRAMES };
       if (frame.data.trim() === '[DONE]') {
@@ -254,10 +270,10 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
         // goes out at once so the first event is never delayed; a later usage frame waits for
         // the final usage so it can carry the cost.
         const out = release([]);
-        held = frame;
+        held = renameModel(frame);
         return { frames: out };
       }
-      return { frames: release([frame]) };
+      return { frames: release([renameModel(frame)]) };
     },
     end() {
       const error = observe(decoder.end());
@@ -283,6 +299,11 @@ export function createIdentityStage(surface: SurfaceCodec, dialect: DialectCodec
       if (!failed && done) out.push(done);
       return out;
     },
-    fail: (error) => failEncoder.fail(error),
+    fail: (error) => {
+      const encoder = surface.createStreamEncoder(request);
+      for (const start of starts) encoder.encode(start);
+      return encoder.fail(error);
+    },
   };
 }
+

@@ -5,6 +5,7 @@ import type { OperationServices } from '../providers/types.js';
 import { RequestServices } from './request-services.js';
 import type { AppState } from './state.js';
 import type { SharedServices } from './services.js';
+import { RequestAbort } from '../upstream/request-abort.js';
 
 /**
  * First step of every route: binds the request to the runtime its pipeline was built from (a
@@ -21,7 +22,7 @@ export function requestContext(route: CompiledRoute, runtime: Runtime, shared: S
     record.route = routeName;
     record.operation = route.spec.operation;
     // Fired by trackRequest's one 'close' listener when the client goes away early.
-    const abort = new AbortController();
+    const abort = new RequestAbort();
     ctx.state.gw = {
       runtime,
       route,

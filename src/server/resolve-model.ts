@@ -2,6 +2,9 @@ import type { CompiledRoute, ModelEntry } from '../compile/runtime.js';
 import { listsCapability } from '../codecs/shared/parameter-spellings.js';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
+import type { UpstreamRef } from '../routing/targets.js';
+import type { AttemptTrace } from '../upstream/call-upstream.js';
+import type { CallSignal } from '../upstream/request-abort.js';
 import type { GatewayState } from './state.js';
 
 /** Finds the model a body names and checks it can serve the route's operation. */
@@ -52,11 +55,25 @@ export function buildCall(gw: GatewayState, entry: ModelEntry, body: Record<stri
     provider: p.spec,
     apiKey: p.apiKey,
     baseUrl: p.baseUrl,
-    signal: gw.abort.signal,
+    signal: gw.abort,
     timeoutMs: t.firstByteMs,
     timeouts: t,
     requestId: gw.requestId,
     owner: gw.owner,
     services: gw.services,
   };
+}
+
+/**
+ * The call of one attempt: the target's call (buildCall) aimed at one upstream of its provider.
+ * The target's call object is reused (a target's attempts run one after another; the two sides
+ * of a hedge are different targets), so an attempt allocates nothing here.
+ */
+export function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace, signal: CallSignal): OperationCall {
+  call.apiKey = upstream.apiKey;
+  call.baseUrl = upstream.baseUrl;
+  call.upstreamName = upstream.name;
+  call.trace = trace;
+  call.signal = signal;
+  return call;
 }

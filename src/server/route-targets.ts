@@ -33,11 +33,13 @@ export function resolveTargets(gw: GatewayState, latency: LatencyTracker): Routi
   const out: RoutingTarget<ModelEntry>[] = [];
   const seen = new Set<string>();
   const operation = gw.route.spec.operation;
+  // The request's size, measured once for every target a `cheapest` router prices.
+  let size: RequestSize | undefined;
   const add = (entry: ModelEntry | undefined): void => {
     if (!entry || seen.has(entry.spec.id)) return;
     if (entry.router) {
       seen.add(entry.spec.id);
-      for (const id of orderTargets(entry.router, { ttftMs: (t) => latency.ttftMs(t), costUsd: (t) => estimateCost(gw, t) })) add(gw.runtime.models.get(id));
+      for (const id of orderTargets(entry.router, { ttftMs: (t) => latency.ttftMs(t), costUsd: (t) => estimateCost(gw, t, (size ??= requestSize(gw.body))) })) add(gw.runtime.models.get(id));
       return;
     }
     if (!entry.operations.has(operation) || entry.provider.missing) return;
@@ -62,13 +64,19 @@ function targetOf(entry: ModelEntry): RoutingTarget<ModelEntry> {
   return t;
 }
 
+/** What a price estimate reads of a request: its prompt's length and its output limit. */
+interface RequestSize { readonly promptChars: number; readonly outputLimit: number }
+
+function requestSize(body: Record<string, unknown>): RequestSize {
+  const promptChars = JSON.stringify(body.messages ?? body.input ?? body.contents ?? '').length;
+  const outputLimit = Number(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? 1000) || 1000;
+  return { promptChars, outputLimit };
+}
+
 /** A rough USD estimate of this request on a model (for `cheapest`): prompt by length, output by its limit. */
-function estimateCost(gw: GatewayState, id: string): number {
+function estimateCost(gw: GatewayState, id: string, size: RequestSize): number {
   const entry = gw.runtime.models.get(id);
   if (!entry) return Infinity;
   const p = entry.pricing;
-  const body = gw.body;
-  const promptChars = JSON.stringify(body.messages ?? body.input ?? body.contents ?? '').length;
-  const limit = Number(body.max_tokens ?? body.max_completion_tokens ?? body.max_output_tokens ?? 1000) || 1000;
-  return (p.prompt ?? 0) * (promptChars / CHARS_PER_TOKEN) + (p.completion ?? 0) * limit + (p.request ?? 0);
+  return (p.prompt ?? 0) * (size.promptChars / CHARS_PER_TOKEN) + (p.completion ?? 0) * size.outputLimit + (p.request ?? 0);
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../compile/runtime.js';
-import type { JobRecord, JobStore, OperationServices } from '../providers/types.js';
+import type { JobRecord, JobStore } from '../providers/types.js';
 import { createFileServices, type FileServices } from '../store/file-services.js';
 import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
@@ -15,7 +15,6 @@ import { createRedisRateLimiter } from '../store/redis-rate-limiter.js';
 import { createRedisRecordStore } from '../store/redis-record-store.js';
 import { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
-import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Logger } from 'pino';
 import { createObservability, type Observability } from '../observability/observability.js';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
@@ -36,7 +35,6 @@ export interface SharedServices {
   /** Uploads: bytes locally or in S3-compatible storage, records beside the other shared state. */
   files: ManagedFileStore;
   jobs: JobStore;
-  fetchMedia: OperationServices['fetchMedia'];
   realtimeSecret: string;
   /** Single-use ids (realtime URL nonces), shared by the fleet when the store is Redis. */
   nonces: NonceStore;
@@ -73,11 +71,9 @@ const STORE_CONNECT_WAIT_MS = 2000;
  */
 export async function createSharedServices(runtime: Runtime, logger: Logger): Promise<SharedServices> {
   const { config } = runtime;
-  const fetchPolicy = config.limits.fetch ?? { allow_private: false, max_bytes: 20 * 1024 * 1024, timeout_ms: 15_000 };
   const observability = await createObservability(config, process.env);
   const base = {
     observability,
-    fetchMedia: createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms }),
     realtimeSecret: config.realtime.secret ?? randomBytes(32).toString('hex'),
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
     latency: createLatencyTracker(),

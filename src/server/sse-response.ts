@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../codecs/codec.js';
-import { writeSseFrame } from '../upstream/sse.js';
+import { writeSseFrame } from '../codecs/shared/sse-frame.js';
 
 /** Opens a server-sent event response: no buffering anywhere between us and the client. */
 export function openSse(res: ServerResponse, extraHeaders: Record<string, string>): void {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Runtime } from '../compile/runtime.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { renderError } from './envelope.js';
+import { envelopeOf, renderError } from './envelope.js';
 
 /**
  * Answers requests that arrive while the shared services (store connections) come up, before
@@ -17,7 +17,7 @@ export function answerWhileStarting(runtime: Runtime): (req: IncomingMessage, re
     if (handler === 'health') return send(res, 200, { status: 'ok' }, {});
     if (handler === 'readiness') return send(res, 503, { status: 'starting' }, {});
     const error = new GatewayError(503, 'api_error', 'starting', 'The gateway is starting; retry shortly.', undefined, { 'Retry-After': '1' });
-    const rendered = renderError(error, path.startsWith('/v1/messages') ? 'messages' : 'default');
+    const rendered = renderError(error, envelopeOf(undefined, path));
     // The body is not read: drop it rather than let it hold the connection.
     req.resume();
     send(res, rendered.status, rendered.body, rendered.headers);

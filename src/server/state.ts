@@ -1,6 +1,7 @@
 import type { CompiledRoute, KeyEntry, Runtime } from '../compile/runtime.js';
 import type { OperationServices } from '../providers/types.js';
 import type { RequestRecord } from './request-record.js';
+import type { RequestAbort } from '../upstream/request-abort.js';
 
 /** Typed per-request state, kept in `ctx.state.gw` and nowhere else. */
 export interface GatewayState {
@@ -10,7 +11,7 @@ export interface GatewayState {
   services: OperationServices;
   requestId: string;
   /** Aborted when the client goes away before the response is finished. */
-  abort: AbortController;
+  abort: RequestAbort;
   /** The authenticated key, on key routes. */
   key?: KeyEntry;
   /** Name of the admin key, on operator routes called with one. */

@@ -11,6 +11,7 @@ import { isRecord, type JsonObject } from '../codecs/shared/json.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import type { ResponseStore } from '../store/response-store.js';
 import type { AppState, GatewayState } from './state.js';
+import { withData } from '../codecs/shared/sse-frame.js';
 
 /** The surface whose requests may refer to stored responses. */
 const RESPONSES_SURFACE = 'openai-responses';
@@ -91,7 +92,7 @@ function storingEncoder(inner: StreamEncoder, stamp: (r: JsonObject) => void, sa
     if (!isRecord(data.response)) return frame;
     stamp(data.response);
     if (frame.event === 'response.completed' || frame.event === 'response.incomplete') save(data.response);
-    return { ...frame, data: JSON.stringify(data) };
+    return withData(frame, JSON.stringify(data));
   });
   return {
     encode: (event) => rewrite(inner.encode(event)),

@@ -7,6 +7,7 @@ import { isGatewayError } from '../errors/gateway-error.js';
 import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
 import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
+import type { CallSignal } from '../upstream/request-abort.js';
 
 /** What a stage makes of one upstream item (or of the upstream's end). */
 export interface StageOut {
@@ -96,13 +97,13 @@ export async function writeStream<I>(
       written = r.errorWritten === true;
     }
   } catch (e) {
-    failed = clientGone(gw.abort.signal) ? undefined : input.failure(e) ?? (isGatewayError(e) ? e : undefined);
+    failed = clientGone(gw.abort) ? undefined : input.failure(e) ?? (isGatewayError(e) ? e : undefined);
   }
   try {
     await input.close();
     stage.beforeFinish?.();
     const cost = await meter.finish();
-    if (res.destroyed || (!failed && clientGone(gw.abort.signal))) return;
+    if (res.destroyed || (!failed && clientGone(gw.abort))) return;
     if (failed) {
       out.push(...stage.close(cost, true), ...(written ? NO_FRAMES : stage.fail(failed)));
       await writeFrames(res, out.splice(0));
@@ -119,6 +120,6 @@ export async function writeStream<I>(
 }
 
 /** Whether the client itself went away (not the total deadline). */
-export function clientGone(signal: AbortSignal): boolean {
+export function clientGone(signal: CallSignal): boolean {
   return signal.aborted && signal.reason !== TOTAL_DEADLINE;
 }

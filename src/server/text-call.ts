@@ -15,14 +15,15 @@ import { GatewayError, errors, isGatewayError } from '../errors/gateway-error.js
 import type { OperationCall } from '../providers/types.js';
 import { portableConversation } from '../routing/portable-conversation.js';
 import type { Routed } from '../routing/run-routed.js';
-import type { RoutingTarget, UpstreamRef } from '../routing/targets.js';
+import type { RoutingTarget } from '../routing/targets.js';
 import type { AttemptTrace } from '../upstream/call-upstream.js';
 import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
-import { buildCall, dropUnsupported } from './resolve-model.js';
+import { buildCall, callFor, dropUnsupported } from './resolve-model.js';
 import { routingHeaders, runRoutingLoop, type RoutingServices } from './routing-call.js';
 import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import type { AppState } from './state.js';
+import type { CallSignal } from '../upstream/request-abort.js';
 
 /** The budgets a text call runs under. */
 export interface TextBilling {
@@ -109,20 +110,6 @@ async function discardAnswer(answer: TextAnswer, p: TextPrepared): Promise<void>
   if (answer.kind === 'frames') discardBody(answer.stream.upstream.body);
   else if (answer.kind === 'events') await answer.iterator.return?.();
   await p.hold.settle(0, 0);
-}
-
-/**
- * The call of one attempt: the target's call aimed at one upstream of its provider. The
- * target's call object is reused (a target's attempts run one after another; the two sides of
- * a hedge are different targets), so an attempt allocates nothing here.
- */
-function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace, signal: AbortSignal): OperationCall {
-  call.apiKey = upstream.apiKey;
-  call.baseUrl = upstream.baseUrl;
-  call.upstreamName = upstream.name;
-  call.trace = trace;
-  call.signal = signal;
-  return call;
 }
 
 /**
@@ -226,7 +213,7 @@ export function streamTranslated(
   headers: Record<string, string>,
   meter: CallMeter,
 ): Promise<void> {
-  const signal = ctx.state.gw.abort.signal;
+  const signal = ctx.state.gw.abort;
   const operation = ctx.state.gw.route.spec.operation;
   const input: StreamInput<StreamEvent> = {
     first: first.done ? [] : [first.value],
@@ -241,7 +228,7 @@ export function streamTranslated(
 }
 
 /** The error a stream ends with when its upstream fails after the first byte. */
-export function streamFailure(signal: AbortSignal, what: string): GatewayError {
+export function streamFailure(signal: CallSignal, what: string): GatewayError {
   if (signal.aborted && signal.reason === TOTAL_DEADLINE) return new GatewayError(504, 'timeout_error', 'upstream_timeout', 'The request reached its total deadline before the answer was complete.');
   return new GatewayError(502, 'upstream_error', 'upstream_stream_truncated', `The upstream stream of ${what} failed before it was complete.`);
 }

@@ -22,9 +22,16 @@ export interface BlobStore {
   close(): void;
 }
 
+const FILE_ID = /^file-[0-9a-f]+$/;
+
+/** Whether `id` has the shape of a file id the gateway makes (`file-<hex>`). */
+export function isFileId(id: string): boolean {
+  return FILE_ID.test(id);
+}
+
 /** Keys are file ids the gateway made; anything else never reaches the disk. */
 export function assertSafeKey(key: string): void {
-  if (!/^file-[0-9a-f]+$/.test(key)) throw new Error(`bad blob key '${key}'`);
+  if (!isFileId(key)) throw new Error(`bad blob key '${key}'`);
 }
 
 /** Bytes as files in one folder. A multipart upload is moved in with a rename (same disk). */
@@ -68,7 +75,7 @@ export function createLocalBlobStore(dir: string): BlobStore {
       await rm(pathOf(key), { force: true });
     },
     async writtenBefore(beforeMs, limit) {
-      const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => /^file-[0-9a-f]+$/.test(n));
+      const names = (await readdir(dir).catch(() => [] as string[])).filter(isFileId);
       const out: string[] = [];
       for (const name of names) {
         if (out.length >= limit) break;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FileRecord, FileStore } from '../providers/types.js';
-import type { BlobStore } from './blob-store.js';
+import { isFileId, type BlobStore } from './blob-store.js';
 import type { FileIndex, PageRequest } from './file-index.js';
 
 /** Where small records (jobs) live: memory by default, Redis when instances share state. */
@@ -53,7 +53,7 @@ export function createFileStore(blobs: BlobStore, index: FileIndex, options: Fil
   };
   /** The live record of an owner, deleting it on the spot when its retention has passed. */
   const live = async (id: string, owner: string): Promise<FileRecord | undefined> => {
-    if (!/^file-[0-9a-f]+$/.test(id)) return undefined;
+    if (!isFileId(id)) return undefined;
     const record = await index.get(id);
     if (!record || record.owner !== owner) return undefined;
     if (expired(record)) {

@@ -25,6 +25,21 @@ return {1, math.max(0, limit - count), retry}
 type HitCommand = (key: string, limit: string, windowSeconds: string, cost: string) => Promise<[number, number, number]>;
 
 /**
+ * The Redis base key of a limiter key `<name>:<owner>`: `<prefix>{<owner>}:rl:<name>` (the
+ * owner's hash tag); a key without a colon is its own owner. The spend ledger's reserve script
+ * counts rate checks under the same keys, so both see one counter.
+ */
+export function rateLimitKey(conn: Pick<RedisConnection, 'prefix'>, key: string): string {
+  const i = key.indexOf(':');
+  return i < 0 ? ownerKey(conn, key, 'rl') : ownerKey(conn, key.slice(i + 1), `rl:${key.slice(0, i)}`);
+}
+
+/** A limit as the hit script takes it: whole requests; no limit is the largest safe integer. */
+export function rateCap(limit: number): string {
+  return String(Number.isFinite(limit) ? Math.floor(limit) : Number.MAX_SAFE_INTEGER);
+}
+
+/**
  * A RateLimiter on Redis: one counter per key and fixed window, checked and counted in one Lua
  * script (atomic across instances). A limiter key `<name>:<owner>` is stored as
  * `<prefix>{<owner>}:rl:<name>:<window start ms>` (the owner's hash tag). Failures go through
@@ -38,10 +53,7 @@ export function createRedisRateLimiter(conn: RedisConnection, guard: StoreGuard,
     hit(key, limit, windowSeconds, cost = 1) {
       return guard.run(
         async () => {
-          const cap = Number.isFinite(limit) ? Math.floor(limit) : Number.MAX_SAFE_INTEGER;
-          const i = key.indexOf(':');
-          const redisKey = i < 0 ? ownerKey(conn, key, 'rl') : ownerKey(conn, key.slice(i + 1), `rl:${key.slice(0, i)}`);
-          const [allowed, remaining, retryAfterSeconds] = await hit(redisKey, String(cap), String(windowSeconds), String(Math.round(cost)));
+          const [allowed, remaining, retryAfterSeconds] = await hit(rateLimitKey(conn, key), rateCap(limit), String(windowSeconds), String(Math.round(cost)));
           return { allowed: allowed === 1, remaining: Number(remaining), retryAfterSeconds: Number(retryAfterSeconds) };
         },
         () => local.hit(key, Number.isFinite(limit) && limit < Number.MAX_SAFE_INTEGER ? Math.ceil(limit / Math.max(1, instances())) : limit, windowSeconds, cost),

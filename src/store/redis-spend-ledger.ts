@@ -4,6 +4,7 @@ import { storeUnavailable, type StoreGuard } from './redis-fallback.js';
 import { ownerKey, type RedisConnection } from './redis-connection.js';
 import { createSettleJournal, type PendingSettle, type SettleJournal } from './settle-journal.js';
 import type { RateDecision } from './rate-limiter.js';
+import { rateCap, rateLimitKey } from './redis-rate-limiter.js';
 import { createMemorySpendLedger, DEFAULT_HOLD_TTL_SECONDS, type RateCheck, type ReserveResult, type SpendLedger, type SpendTotals } from './spend-ledger.js';
 
 // Every script first drops expired holds: KEYS[1] account hash (fields spent, held, requests
@@ -156,11 +157,6 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     const bucket = i < 0 ? '' : account.slice(i + 1);
     return { owner, hash: ownerKey(conn, owner, `spend:${bucket}`), holds: ownerKey(conn, owner, `holds:${bucket}`) };
   };
-  // A limiter key `<name>:<owner>` as the rate limiter stores it (same counters either way).
-  const rateKeyOf = (key: string) => {
-    const i = key.indexOf(':');
-    return i < 0 ? ownerKey(conn, key, 'rl') : ownerKey(conn, key.slice(i + 1), `rl:${key.slice(0, i)}`);
-  };
   // Last `used` Redis reported per account: the base of outage shares.
   const lastUsed = new Map<string, number>();
   const remember = (account: string, used: number) => {
@@ -279,8 +275,8 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
       try {
         if (guard.suspect?.()) throw new Error('store suspended after a recent failure');
         if (localHolds.size > 0 || journal.size() > 0) await (catchingUp ??= catchUp().finally(() => { catchingUp = undefined; }));
-        const rateKey = rate ? rateKeyOf(rate.key) : ownerKey(conn, k.owner, 'rl');
-        const rateLimit = rate ? String(Number.isFinite(rate.limit) ? Math.floor(rate.limit) : Number.MAX_SAFE_INTEGER) : '';
+        const rateKey = rate ? rateLimitKey(conn, rate.key) : ownerKey(conn, k.owner, 'rl');
+        const rateLimit = rate ? rateCap(rate.limit) : '';
         const [ok, spent, held, remaining, retry] = await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${holdId}`), rateKey, holdId, int(amountNano), int(limitNano), String(ttlSeconds), String(holdTtlSeconds * 1000), rateLimit, String(rate?.windowSeconds ?? 0));
         guard.onSuccess?.();
         const decision = rate ? { allowed: ok !== 2, remaining: Number(remaining), retryAfterSeconds: Number(retry) } : undefined;

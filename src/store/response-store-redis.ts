@@ -1,18 +1,19 @@
-import type { RedisConnection } from './redis-connection.js';
+import { ownerKey, type RedisConnection } from './redis-connection.js';
 import type { StoreGuard } from './redis-fallback.js';
 import { findItem, listItemIds, type ResponseStore, type ResponseStoreLimits, type StoredResponse } from './response-store.js';
 
 /**
  * The ResponseStore on Redis, shared by every instance: the record is JSON under
- * `<prefix>resp:<owner>:<id>` and each item id points at its response under
- * `<prefix>resp-item:<owner>:<item id>`, all with the TTL (SET EX), written in one MULTI.
- * The owner is part of every key, so one key's ids never resolve for another. When Redis fails,
+ * `<prefix>{resp:<owner>}:<id>` and each item id points at its response under
+ * `<prefix>{resp:<owner>}:item:<item id>`, all with the TTL (SET EX), written in one MULTI.
+ * The owner is part of every key, so one key's ids never resolve for another, and of the hash
+ * tag, so the MULTI and the MGETs stay on one slot on Redis Cluster. When Redis fails,
  * `guard` decides: fall back to this instance's memory store (`open`) or answer 503 (`closed`);
  * a miss in Redis also looks in `local`, so responses stored during an outage stay readable.
  */
 export function createRedisResponseStore(conn: RedisConnection, guard: StoreGuard, limits: ResponseStoreLimits, local: ResponseStore): ResponseStore {
-  const responseKey = (owner: string, id: string) => `${conn.prefix}resp:${owner}:${id}`;
-  const itemKey = (owner: string, id: string) => `${conn.prefix}resp-item:${owner}:${id}`;
+  const responseKey = (owner: string, id: string) => ownerKey(conn, `resp:${owner}`, id);
+  const itemKey = (owner: string, id: string) => ownerKey(conn, `resp:${owner}`, `item:${id}`);
   return {
     save(owner, stored) {
       return guard.run(

@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { assertSafeKey, type BlobStore } from './blob-store.js';
+import { assertSafeKey, isFileId, type BlobStore } from './blob-store.js';
 
 /** `files.s3` in gateway.yaml: any S3-compatible service (AWS S3, R2, MinIO, Ceph ...). */
 export interface S3Settings {
@@ -77,7 +77,7 @@ export function createS3BlobStore(settings: S3Settings, credentials?: S3Credenti
         for (const o of page.Contents ?? []) {
           const key = o.Key?.slice(prefix.length) ?? '';
           // Only objects this gateway names (file ids) directly under the prefix are ever touched.
-          if (/^file-[0-9a-f]+$/.test(key) && o.LastModified && o.LastModified.getTime() < beforeMs) out.push(key);
+          if (isFileId(key) && o.LastModified && o.LastModified.getTime() < beforeMs) out.push(key);
           if (out.length >= limit) return out;
         }
         token = page.IsTruncated ? page.NextContinuationToken : undefined;

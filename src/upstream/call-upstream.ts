@@ -1,5 +1,6 @@
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { AttemptFailure } from '../routing/outcome.js';
+import type { CallSignal } from './request-abort.js';
 
 /** Deadlines of one attempt (routing `timeouts`). */
 export interface AttemptTimeouts { readonly connectMs: number; readonly firstByteMs: number; readonly idleMs: number }
@@ -24,7 +25,7 @@ export interface UpstreamCall {
   headers: Record<string, string>;
   body?: string | Uint8Array | Buffer;
   /** Aborted when the client goes away or the request's total deadline passes (reason TOTAL_DEADLINE). */
-  signal: AbortSignal;
+  signal: CallSignal;
   timeouts: AttemptTimeouts;
   trace?: AttemptTrace;
 }
@@ -98,7 +99,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer |
  * Names an undici (or body read) failure: which deadline passed, a refused connection, a
  * connection that broke after it was made, or an abort (the client's, or the total deadline).
  */
-export function classifyTransportError(e: unknown, signal: AbortSignal): Exclude<AttemptFailure, { kind: 'status' }> {
+export function classifyTransportError(e: unknown, signal: CallSignal): Exclude<AttemptFailure, { kind: 'status' }> {
   if (signal.aborted) return signal.reason === TOTAL_DEADLINE ? { kind: 'timeout', phase: 'total' } : { kind: 'aborted' };
   if (e instanceof undiciErrors.ConnectTimeoutError) return { kind: 'timeout', phase: 'connect' };
   if (e instanceof undiciErrors.HeadersTimeoutError) return { kind: 'timeout', phase: 'first_byte' };

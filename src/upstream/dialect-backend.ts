@@ -8,7 +8,7 @@ import { classifyStreamContentType } from '../errors/stream-response.js';
 import { discardBody } from './call-upstream.js';
 import { mapCallError } from './map-call-error.js';
 import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
-import { readSse } from './sse.js';
+import { readSseBlocks } from './sse-blocks.js';
 
 /** Targets already built, per compiled model spec (and the provider spec they were built for). */
 const targets = new WeakMap<ModelSpec, { provider: ProviderSpec; target: DialectTarget }>();
@@ -87,8 +87,8 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       }
       const decoder = dialect.createStreamDecoder(request);
       try {
-        for await (const frame of readSse(res.body)) {
-          for (const ev of decoder.decode(frame)) yield ev;
+        for await (const batch of readSseBlocks(res.body)) {
+          for (const frame of batch) for (const ev of decoder.decode(frame)) yield ev;
         }
       } catch (e) {
         throw mapCallError(e, call);

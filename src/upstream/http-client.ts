@@ -1,25 +1,21 @@
 import type { Dispatcher } from 'undici';
 import { GatewayError, errors } from '../errors/gateway-error.js';
 import type { AttemptFailure } from '../routing/outcome.js';
-import { callUpstream, classifyTransportError, type AttemptTimeouts, type AttemptTrace } from './call-upstream.js';
+import { callUpstream, classifyTransportError, type AttemptTimeouts, type UpstreamCall } from './call-upstream.js';
 
 /** Connect deadline when a caller names only one timeout (the routing default). */
 const DEFAULT_CONNECT_MS = 5000;
 
-export interface UpstreamRequest {
+/**
+ * One upstream request as callers that throw send it: an UpstreamCall named by its provider,
+ * whose routing deadlines may be left out for a single first-byte and idle deadline.
+ */
+export interface UpstreamRequest extends Omit<UpstreamCall, 'timeouts'> {
   provider: string;
-  url: string;
-  method?: 'GET' | 'POST' | 'DELETE';
-  headers: Record<string, string>;
-  body?: string | Uint8Array | Buffer;
-  /** Aborted when the client goes away: the upstream request is cancelled too. */
-  signal: AbortSignal;
   /** First-byte and idle deadline when `timeouts` is not given (ms). */
   timeoutMs: number;
   /** The routing deadlines of this call (connect, first byte, idle). */
   timeouts?: AttemptTimeouts;
-  /** Where the routing loop reads what happened. */
-  trace?: AttemptTrace;
 }
 
 export interface UpstreamResponse {
@@ -35,10 +31,11 @@ export interface UpstreamResponse {
  * `upstream_timeout`; a client abort passes through).
  */
 export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamResponse> {
-  const timeouts = req.timeouts ?? { connectMs: DEFAULT_CONNECT_MS, firstByteMs: req.timeoutMs, idleMs: req.timeoutMs };
-  const out = await callUpstream({ url: req.url, method: req.method, headers: req.headers, body: req.body, signal: req.signal, timeouts, trace: req.trace });
+  // A request with its routing deadlines (every routed call) is already an UpstreamCall: sent as it is.
+  const call: UpstreamCall = req.timeouts ? (req as UpstreamCall) : { ...req, timeouts: { connectMs: DEFAULT_CONNECT_MS, firstByteMs: req.timeoutMs, idleMs: req.timeoutMs } };
+  const out = await callUpstream(call);
   if (out.ok || out.status !== undefined) return { status: out.status, headers: out.headers, body: out.body };
-  throw failureError(out.failure, req.provider, timeouts, out.error);
+  throw failureError(out.failure, req.provider, call.timeouts, out.error);
 }
 
 /** The gateway error a transport failure is answered with. */

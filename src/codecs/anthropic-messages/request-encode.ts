@@ -51,10 +51,10 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
     const choice = encodeToolChoice(conversation);
     if (choice) body.tool_choice = choice;
   }
-  if (conversation.stop && conversation.stop.length > 0 && allowsParameter(target, 'stop', 'stop_sequences')) body.stop_sequences = conversation.stop;
+  if (conversation.stop && conversation.stop.length > 0 && allowsParameter(target, 'stop_sequences')) body.stop_sequences = conversation.stop;
 
   const messages = body.messages as AnthropicMessageParam[];
-  const reasoning = allowsParameter(target, 'reasoning', 'reasoning_effort', 'thinking')
+  const reasoning = allowsParameter(target, 'thinking')
     ? encodeReasoning(conversation.reasoning, target.options.thinking_mode, maxTokens)
     : {};
   // Thinking the client did not hand back cannot be invented: rather than a certain 400, this
@@ -65,7 +65,7 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
   if (reasoning.effort) outputConfig.effort = reasoning.effort;
   const format = conversation.responseFormat;
   // json_object has no Anthropic equivalent short of a schema; only json_schema is mapped.
-  if (format?.type === 'json_schema' && allowsParameter(target, 'response_format', 'output_config', 'structured_outputs')) {
+  if (format?.type === 'json_schema' && allowsParameter(target, 'output_config')) {
     outputConfig.format = { type: 'json_schema', schema: format.schema };
   }
   if (Object.keys(outputConfig).length > 0) body.output_config = outputConfig;

@@ -1,5 +1,5 @@
 import type { UpstreamErrorInfo } from '../shared/error-body.js';
-import { coerceErrorBody, readErrorBody } from '../shared/error-body.js';
+import { coerceErrorBody, googleErrorCode, readErrorBody } from '../shared/error-body.js';
 import { asArray, readNumber, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
 
 /** HTTP status per google.rpc status name (https://cloud.google.com/apis/design/errors#handling_errors). */
@@ -16,10 +16,9 @@ const STATUS_BY_RPC: Record<string, number> = {
  */
 export function decodeGoogleErrorObject(error: JsonObject): UpstreamErrorInfo & { status: number } {
   const rpcStatus = readString(error.status);
-  const reason = asArray(error.details).map((d) => asObject(d)).find((d) => readString(d['@type'])?.endsWith('google.rpc.ErrorInfo'))?.reason;
   const out: UpstreamErrorInfo & { status: number } = {
     message: readString(error.message) ?? 'Gemini request failed.',
-    code: readString(reason) ?? rpcStatus ?? null,
+    code: googleErrorCode(error),
     status: readNumber(error.code) ?? (rpcStatus !== undefined ? STATUS_BY_RPC[rpcStatus] : undefined) ?? 502,
   };
   if (rpcStatus !== undefined) out.type = rpcStatus;

@@ -46,11 +46,11 @@ export function encodeChatRequest(conversation: Conversation, target: DialectTar
   if (conversation.topP !== undefined && allowsParameter(target, 'top_p')) body.top_p = conversation.topP;
   // Not an OpenAI parameter: only for compatible servers whose catalog entry lists it.
   if (conversation.topK !== undefined && listsParameter(target, 'top_k')) body.top_k = conversation.topK;
-  if (conversation.stop && conversation.stop.length > 0 && allowsParameter(target, 'stop', 'stop_sequences')) {
+  if (conversation.stop && conversation.stop.length > 0 && allowsParameter(target, 'stop')) {
     body.stop = conversation.stop.slice(0, MAX_STOP_SEQUENCES);
   }
   const effort = encodeEffort(conversation);
-  if (effort && allowsParameter(target, 'reasoning_effort', 'reasoning')) body.reasoning_effort = effort;
+  if (effort && allowsParameter(target, 'reasoning_effort')) body.reasoning_effort = effort;
   const format = conversation.responseFormat;
   if (format && allowsParameter(target, 'response_format')) {
     body.response_format = format.type === 'json_schema'

@@ -1,9 +1,9 @@
 import type { DialectRequest, DialectTarget } from '../codec.js';
 import type { Conversation, ReasoningEffort } from '../internal.js';
-import { listsParameter } from '../shared/parameters.js';
 import { encodeResponsesInput } from './input-encode.js';
 import type { JsonObject } from '../shared/json.js';
-import { PARAMETER_ALIASES, supportsSetting } from './supported-params.js';
+import { supportsSetting } from './supported-params.js';
+import { listsCapability } from '../shared/parameter-spellings.js';
 import { encodeTextFormat, encodeToolChoice, encodeTools } from './tools.js';
 
 /**
@@ -34,7 +34,7 @@ export function encodeResponsesDialectRequest(request: Conversation, target: Dia
   // back (https://platform.openai.com/docs/guides/reasoning). A model is taken to reason when the
   // client asked for reasoning or the catalog lists `reasoning` for it: non-reasoning models reject
   // the include.
-  const reasons = request.reasoning !== undefined ? reasoning !== undefined : PARAMETER_ALIASES.reasoning.some((n) => listsParameter(target, n));
+  const reasons = request.reasoning !== undefined ? reasoning !== undefined : listsCapability(target.supportedParameters, 'reasoning');
   if (reasons && request.reasoning?.effort !== 'none') body.include = ['reasoning.encrypted_content'];
   if (request.stream) body.stream = true;
   return { path: '/responses', body };

@@ -1,6 +1,6 @@
 import type { DialectTarget } from '../codec.js';
 import { allowsParameter } from '../shared/parameters.js';
-import { PARAMETER_SPELLINGS, type Capability } from '../shared/parameter-spellings.js';
+import type { Capability } from '../shared/parameter-spellings.js';
 
 /**
  * Internal settings -> the capability (shared/parameter-spellings.ts) whose spellings the catalog's
@@ -23,11 +23,6 @@ const SETTING_CAPABILITY = {
 
 /** An internal setting whose sending depends on the model's supported parameters. */
 export type FilteredSetting = keyof typeof SETTING_CAPABILITY;
-
-/** Every client-facing spelling of each internal setting (from the one spellings table). */
-export const PARAMETER_ALIASES: { readonly [S in FilteredSetting]: readonly string[] } = Object.fromEntries(
-  Object.entries(SETTING_CAPABILITY).map(([setting, cap]) => [setting, PARAMETER_SPELLINGS[cap]]),
-) as unknown as { readonly [S in FilteredSetting]: readonly string[] };
 
 /**
  * True when the model accepts the setting under any of its client-facing names. An empty set

@@ -39,7 +39,10 @@ export function readErrorBody(status: number, body: unknown): UpstreamErrorInfo 
     const message = readString(error.message) ?? `HTTP ${status}`;
     const type = readString(error.type) ?? readString(error.status);
     const rawCode = error.code;
-    const code = typeof rawCode === 'string' ? rawCode : typeof rawCode === 'number' ? String(rawCode) : null;
+    // Google's `{error:{code: 429, status: 'RESOURCE_EXHAUSTED'}}`: the number is the HTTP
+    // status, the code is the rpc status (or its ErrorInfo reason), as the Gemini codec reads it.
+    const code = typeof rawCode === 'number' && typeof error.status === 'string' ? googleErrorCode(error)
+      : typeof rawCode === 'string' ? rawCode : typeof rawCode === 'number' ? String(rawCode) : null;
     return { message: message.slice(0, MAX_MESSAGE_CHARS), ...(type ? { type } : {}), code };
   }
   if (typeof error === 'string') return { message: error.slice(0, MAX_MESSAGE_CHARS) };
@@ -114,4 +117,11 @@ export function throwIfErrorAnswer(body: unknown): void {
 
 function readNumberStatus(value: unknown): number | undefined {
   return typeof value === 'number' && value >= 400 && value < 600 ? value : undefined;
+}
+
+/** The code of a google.rpc error object: its ErrorInfo `reason` (e.g. API_KEY_INVALID), else its rpc status. */
+export function googleErrorCode(error: Record<string, unknown>): string | null {
+  const details = Array.isArray(error.details) ? error.details : [];
+  const info = details.find((d): d is Record<string, unknown> => isRecord(d) && (readString(d['@type'])?.endsWith('google.rpc.ErrorInfo') ?? false));
+  return readString(info?.reason) ?? readString(error.status) ?? null;
 }

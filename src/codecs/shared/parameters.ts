@@ -2,16 +2,16 @@ import type { DialectTarget } from '../codec.js';
 import { listsCapability } from './parameter-spellings.js';
 
 /**
- * Whether the target model accepts a parameter, given under any of its names (e.g. `stop` and
- * `stop_sequences`: catalogs list client-side names of either format). Each name also stands for
- * every other spelling of its capability (parameter-spellings.ts).
+ * Whether the target model accepts a parameter under any spelling of its capability
+ * (parameter-spellings.ts: `stop` stands for `stop_sequences` too, `reasoning` for
+ * `reasoning_effort` and `thinking` ...), so callers name it once.
  * An empty `supportedParameters` set means the catalog lists none, which we read as
  * "unrestricted" rather than "accepts nothing": a model without a `parameters` list still gets
  * the client's sampling settings.
  */
-export function allowsParameter(target: DialectTarget, ...names: string[]): boolean {
+export function allowsParameter(target: DialectTarget, name: string): boolean {
   if (target.supportedParameters.size === 0) return true;
-  return names.some((name) => listsCapability(target.supportedParameters, name));
+  return listsCapability(target.supportedParameters, name);
 }
 
 /** Whether the catalog lists the parameter explicitly (for non-standard extras like `top_k`). */

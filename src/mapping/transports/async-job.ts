@@ -13,6 +13,7 @@ import type { JobSpec } from '../types.js';
 import { badResponse, readBytes, readJson, throwIfFailed } from '../upstream-errors.js';
 import { compileFields, compileValue, createSpecContext, type Evaluator } from '../value-spec.js';
 import type { OperationFn, Transport } from './transport.js';
+import { abortSignalOf } from '../../upstream/request-abort.js';
 
 type JobStatus = JobRecord['status'];
 const STATUSES: readonly JobStatus[] = ['queued', 'in_progress', 'completed', 'failed'];
@@ -104,7 +105,7 @@ export const asyncJobTransport: Transport = {
       let interval = timing.interval;
       while (!isTerminal(reading.status) && Date.now() < deadline && !call.signal.aborted) {
         try {
-          await sleep(Math.max(0, Math.min(interval, deadline - Date.now())), undefined, { signal: call.signal });
+          await sleep(Math.max(0, Math.min(interval, deadline - Date.now())), undefined, { signal: abortSignalOf(call.signal) });
         } catch {
           break; // the client went away: stop waiting; the job stays pollable
         }

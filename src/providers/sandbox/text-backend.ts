@@ -2,6 +2,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Conversation, InternalResponse, Part, StreamEvent } from '../../codecs/internal.js';
 import type { OperationCall, TextBackend } from '../types.js';
 import { composeAnswer } from './text-answer.js';
+import type { CallSignal } from '../../upstream/request-abort.js';
 
 /** Characters per streamed fragment of tool-call arguments (so clients see partial JSON). */
 const ARGUMENT_FRAGMENT_CHARS = 12;
@@ -22,7 +23,7 @@ export const sandboxTextBackend: TextBackend = {
 };
 
 /** The events of a complete answer, in stream order, pausing a tick between events. */
-export async function* streamAnswer(response: InternalResponse, signal: AbortSignal): AsyncGenerator<StreamEvent> {
+export async function* streamAnswer(response: InternalResponse, signal: CallSignal): AsyncGenerator<StreamEvent> {
   for (const event of listStreamEvents(response)) {
     await yieldToLoop();
     if (signal.aborted) return;

@@ -4,6 +4,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall, OperationResult } from '../types.js';
 import { readInteger, readNumber, readString } from './body-fields.js';
 import { createVideoJob, describeVideoJob, settleVideoJob } from './video-job.js';
+import { abortSignalOf } from '../../upstream/request-abort.js';
 
 /** How long the call waits for the job when `max_wait_seconds` is absent. */
 const DEFAULT_WAIT_SECONDS = 10;
@@ -45,7 +46,7 @@ export async function generateVideo(call: OperationCall): Promise<OperationResul
   let view = describeVideoJob(job, Date.now());
   while (view.status === 'in_progress' && Date.now() < deadline && !call.signal.aborted) {
     try {
-      await sleep(Math.min(POLL_MS, deadline - Date.now()), undefined, { signal: call.signal });
+      await sleep(Math.min(POLL_MS, deadline - Date.now()), undefined, { signal: abortSignalOf(call.signal) });
     } catch {
       break; // client went away: stop waiting
     }

@@ -10,7 +10,7 @@ import type { ModelEntry } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { OperationCall, OperationResult } from '../../providers/types.js';
 import { TOTAL_DEADLINE } from '../../upstream/call-upstream.js';
-import { buildCall, dropUnsupported } from '../resolve-model.js';
+import { buildCall, callFor, dropUnsupported } from '../resolve-model.js';
 import { resolveTargets } from '../route-targets.js';
 import { routingHeaders, runRoutingLoop } from '../routing-call.js';
 import type { SharedServices } from '../services.js';
@@ -22,6 +22,8 @@ import { runTextCall } from '../text-call.js';
 /** A target of a non-text operation made ready: its call, estimate and hold. */
 interface OperationPrepared {
   readonly entry: ModelEntry;
+  /** The provider's operation of the route (looked up once per target). */
+  readonly operation: (call: OperationCall) => Promise<OperationResult>;
   readonly call: OperationCall;
   readonly dropped: readonly string[];
   readonly unitRequest: UnitRequest;
@@ -81,12 +83,9 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
       const unitRequest: UnitRequest = { body, readFile: (id) => gw.services.files.read(id, gw.owner) };
       const hold = openHold();
       const estimate = await planOperationCall(entry.pricing, unitRequest, budgetUsd, hold);
-      return { entry, call, dropped, unitRequest, estimate, hold };
+      return { entry, operation, call, dropped, unitRequest, estimate, hold };
     },
-    attempt: (target, p, upstream, trace, signal) => {
-      const operation = p.entry.provider.impl.operations![gw.route.spec.operation]!;
-      return operation({ ...p.call, apiKey: upstream.apiKey, baseUrl: upstream.baseUrl, upstreamName: upstream.name, trace, signal });
-    },
+    attempt: (target, p, upstream, trace, signal) => p.operation(callFor(p.call, upstream, trace, signal)),
     discard: discardResult,
   }, hedgeAfterMs);
   const p = routed.prepared;

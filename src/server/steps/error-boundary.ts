@@ -1,7 +1,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import { GatewayError, errors, gatewayError } from '../../errors/gateway-error.js';
-import { renderError, type EnvelopeStyle } from '../envelope.js';
+import { envelopeOf, renderError } from '../envelope.js';
 
 /**
  * Outermost step: every failure becomes the route's envelope. Unknown errors are logged
@@ -12,13 +12,13 @@ export function errorBoundary(logger: Logger): Middleware {
     try {
       await next();
     } catch (e) {
-      const style: EnvelopeStyle = ctx.state.gw?.route?.spec.envelope ?? (ctx.path.startsWith('/v1/messages') ? 'messages' : 'default');
+      const style = envelopeOf(ctx.state.gw?.route?.spec.envelope, ctx.path);
       const err = toGatewayError(e);
       // The access log, metrics and traces name what the client got.
       if (ctx.state.record) ctx.state.record.errorCode = err.code ?? err.type;
       // A client that went away makes its pending work fail: that is the access log's
       // `client_aborted` (info), not a gateway error.
-      const clientGone = ctx.state.gw?.abort.signal.aborted === true;
+      const clientGone = ctx.state.gw?.abort.aborted === true;
       if (err.status >= 500 && !(e instanceof GatewayError) && !clientGone) {
         logger.error({ requestId: ctx.state.gw?.requestId, path: ctx.path, err: { message: (e as Error)?.message } }, 'unhandled error');
       }

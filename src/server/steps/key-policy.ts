@@ -102,7 +102,8 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   const team = key?.team;
   const teamBudget = team?.budget;
   let teamReservation: SettleEntry | undefined;
-  let teamHoldId: string = randomUUID();
+  // Named when the team is first reserved or settled (most keys have no team).
+  let teamHoldId: string | undefined;
   let tokensCharged = 0;
   let settled = false;
   const hold: SpendHold = {
@@ -173,7 +174,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
           // their own, under the team hold's id.
           const teamEntries: SettleEntry[] = teamReservation ? [teamReservation] : [];
           if (!teamReservation?.account.endsWith(':total')) teamEntries.push({ account: `team:${team.id}:total`, reservedNano: 0, ttlSeconds: 0 });
-          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), teamHoldId);
+          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), (teamHoldId ??= randomUUID()));
         }
       } catch (e) {
         onError?.(e);
@@ -185,7 +186,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
     const bucket = currentBucket(teamBudget.period);
     const account = `team:${team.id}:${bucket.id}`;
     const limitNano = toNanoUsd(teamBudget.usd);
-    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, teamHoldId);
+    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, (teamHoldId ??= randomUUID()));
     if (!r.ok) {
       if (reservation) {
         // Give the key's hold back: settled at zero cost (idempotent under its hold id).

@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import { createParser } from 'eventsource-parser';
+import { StringDecoder } from 'node:string_decoder';
+import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
+import { readSseBlocks, splitSseBlocks } from '../../src/upstream/sse-blocks.js';
+import type { SseFrame } from '../../src/codecs/codec.js';
+
+async function* bytesOf(text: string, cuts: number[]): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    if (cut > at) yield bytes.subarray(at, cut);
+    at = cut;
+  }
+}
+
+async function collect(reader: (body: AsyncIterable<Uint8Array>) => AsyncGenerator<SseFrame[]>, text: string, cuts: number[] = []): Promise<SseFrame[]> {
+  const out: SseFrame[] = [];
+  for await (const batch of reader(bytesOf(text, cuts))) out.push(...batch);
+  return out;
+}
+
+/** The reference: the events the spec's parser (eventsource-parser) reads, one batch per read. */
+async function* readSseBatches(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame[]> {
+  let pending: SseFrame[] = [];
+  const parser = createParser({ onEvent: (e) => pending.push(e.event ? { event: e.event, data: e.data } : { data: e.data }) });
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of body) {
+    parser.feed(decoder.write(Buffer.from(chunk)));
+    if (pending.length > 0) {
+      yield pending;
+      pending = [];
+    }
+  }
+  parser.feed(`${decoder.end()}\n\n`);
+  if (pending.length > 0) yield pending;
+}
+
+/** What a client parsing the frames' wire text would see (event name and data only). */
+const seen = (frames: SseFrame[]) => frames.map((f) => ({ event: f.event, data: f.data }));
+
+const STREAM = [
+  'data: {"id":"c1","model":"gpt-x","choices":[{"delta":{"content":"héllo 👋"}}]}\n\n',
+  'event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"ü"}}\n\n',
+  ': keep-alive comment\n\n',
+  'id: 7\nretry: 100\ndata: {"a":1}\n\n',
+  'data: line one\ndata: line two\n\n',
+  'data:{"nospace":true}\n\n',
+  'event: ping\ndata: \n\n',
+  'data: [DONE]\n\n',
+].join('');
+
+describe('upstream/sse-blocks', () => {
+  describe('#readSseBlocks', () => {
+    it('reads the same events as the spec parser (eventsource-parser) whatever the read boundaries', async () => {
+      const expected = seen(await collect(readSseBatches, STREAM));
+      expect(expected).to.have.length(7);
+      const length = Buffer.byteLength(STREAM);
+      for (let cut = 1; cut < length; cut += 7) {
+        expect(seen(await collect(readSseBlocks, STREAM, [cut, cut + 3])), `cut at ${cut}`).to.deep.equal(expected);
+      }
+    });
+
+    it('keeps the exact wire text of common events and writes it back unchanged', async () => {
+      const frames = await collect(readSseBlocks, STREAM, [5, 100]);
+      expect(frames[0]!.raw).to.equal('data: {"id":"c1","model":"gpt-x","choices":[{"delta":{"content":"héllo 👋"}}]}\n\n');
+      expect(writeSseFrame(frames[1]!)).to.equal('event: content_block_delta\ndata: {"type":"content_block_delta","delta":{"text":"ü"}}\n\n');
+      // Unusual blocks are rebuilt from their fields (comments and id/retry are not forwarded).
+      expect(frames[2]).to.deep.equal({ data: '{"a":1}' });
+      expect(frames[3]).to.deep.equal({ data: 'line one\nline two' });
+      expect(writeSseFrame(frames[3]!)).to.equal('data: line one\ndata: line two\n\n');
+    });
+
+    it('accepts CRLF and CR line endings', async () => {
+      const crlf = 'data: {"a":1}\r\n\r\nevent: x\r\ndata: {"b":2}\r\n\r\n';
+      expect(seen(await collect(readSseBlocks, crlf, [14, 15]))).to.deep.equal([{ event: undefined, data: '{"a":1}' }, { event: 'x', data: '{"b":2}' }]);
+      expect(seen(await collect(readSseBlocks, 'data: 1\r\rdata: 2\r\r'))).to.deep.equal([{ event: undefined, data: '1' }, { event: undefined, data: '2' }]);
+    });
+
+    it('reads CRLF and CR streams as eventsource-parser does at every read boundary (a CRLF split across reads is one line end)', async () => {
+      for (const text of ['data: a\r\ndata: b\r\n\r\nevent: x\r\ndata: c\r\n\r\n', 'data: a\rdata: b\r\revent: x\rdata: c\r\r']) {
+        const expected = seen(await collect(readSseBatches, text));
+        expect(expected).to.deep.equal([{ event: undefined, data: 'a\nb' }, { event: 'x', data: 'c' }]);
+        for (let cut = 1; cut < text.length; cut++) {
+          expect(seen(await collect(readSseBlocks, text, [cut])), `${JSON.stringify(text)} cut at ${cut}`).to.deep.equal(expected);
+        }
+      }
+    });
+
+    it('drops a byte order mark at the start of the stream, as the spec says', async () => {
+      const withBom = '\uFEFFdata: {"a":1}\n\n';
+      const expected = [{ event: undefined, data: '{"a":1}' }];
+      // The BOM's three bytes split across reads, too.
+      expect(seen(await collect(readSseBlocks, withBom, [1, 2]))).to.deep.equal(expected);
+      expect(seen(await collect(readSseBlocks, withBom))).to.deep.equal(expected);
+      // Only the first: a BOM later in the stream is data.
+      expect(seen(await collect(readSseBlocks, `${withBom}data: \uFEFFx\n\n`, [1]))).to.deep.equal([...expected, { event: undefined, data: '\uFEFFx' }]);
+    });
+
+    it('reads an empty event name as no name, as the spec parser does', async () => {
+      const text = 'event: \ndata: {"a":1}\n\n';
+      expect(seen(await collect(readSseBlocks, text))).to.deep.equal(seen(await collect(readSseBatches, text)));
+      expect(seen(await collect(readSseBlocks, text))).to.deep.equal([{ event: undefined, data: '{"a":1}' }]);
+    });
+
+    it('hands over an event the stream ended inside (a decoder must see a cut stream)', async () => {
+      expect(seen(await collect(readSseBlocks, 'data: {"a":1}\n\ndata: {"trunc'))).to.deep.equal([{ event: undefined, data: '{"a":1}' }, { event: undefined, data: '{"trunc' }]);
+    });
+
+    it('yields one batch per read that completes events', async () => {
+      const batches: number[] = [];
+      for await (const b of readSseBlocks(bytesOf('data: 1\n\ndata: 2\n\ndata: 3\n\n', [18]))) batches.push(b.length);
+      expect(batches).to.deep.equal([2, 1]);
+    });
+  });
+
+  describe('#splitSseBlocks', () => {
+    it('returns the text after the last complete event', () => {
+      const { frames, rest } = splitSseBlocks('data: 1\n\n\n\ndata: 2\n\ndata: 3');
+      expect(seen(frames)).to.deep.equal([{ event: undefined, data: '1' }, { event: undefined, data: '2' }]);
+      expect(rest).to.equal('data: 3');
+    });
+  });
+});
