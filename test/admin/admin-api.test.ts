@@ -3,12 +3,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { Redis } from 'ioredis';
 import { WebSocket } from 'ws';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
-import { createTestDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
-import { applyMigrations } from '../../src/ledger/migrations.js';
-import { createPgPool } from '../../src/ledger/pg-pool.js';
+import { createMigratedDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
+import { deletePrefix, SHARED_REDIS } from '../store/support/redis.js';
 
 const ADMIN = 'admin-key-for-admin-tests';
 const YAML_KEY = 'yaml-client-0123456789';
@@ -29,10 +27,7 @@ async function call(gw: { url: string }, method: string, path: string, key?: str
  * ADMIN and YAML_KEY; `more` adds environment from the database name.
  */
 async function startTwoGateways(prefix: string, more: (dbName: string) => Record<string, string>): Promise<{ db: TestDatabase; a: TestGateway; b: TestGateway }> {
-  const db = await createTestDatabase();
-  const pool = createPgPool(db.url, () => undefined, 1);
-  await applyMigrations(pool);
-  await pool.end();
+  const db = await createMigratedDatabase();
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, ...more(db.name) });
   const a = await startGateway({ env: env('a') });
@@ -251,18 +246,36 @@ describe('admin API: keys and teams at runtime (PostgreSQL)', function () {
     const created = await call(a, 'POST', '/admin/keys', ADMIN, { name: 'audited', rpm: 10 });
     const id = created.body.id as string;
     await call(a, 'PATCH', `/admin/keys/${id}`, ADMIN, { rpm: 20 });
+    expect((await call(a, 'POST', `/admin/keys/${id}/rotate`, ADMIN)).status).to.equal(200);
     await call(a, 'DELETE', `/admin/keys/${id}`, ADMIN);
-    const rows = await queryOnce<{ actor: string; action: string; before: { rpm: number } | null; after: { rpm: number; revoked_at: string | null } | null }>(
+    const rows = await queryOnce<{ actor: string; action: string; before: { rpm: number; key_hint: string; rotated_at: string | null } | null; after: { rpm: number; key_hint: string; rotated_at: string | null; revoked_at: string | null } | null }>(
       db.url, 'SELECT actor, action, before, after FROM gateway_audit WHERE target_id = $1 ORDER BY id', [id]);
-    expect(rows.map((r) => r.action)).to.deep.equal(['key.create', 'key.update', 'key.revoke']);
+    expect(rows.map((r) => r.action)).to.deep.equal(['key.create', 'key.update', 'key.rotate', 'key.revoke']);
     expect(rows.every((r) => r.actor === 'admin-env-1')).to.equal(true);
     expect(rows[0]!.before).to.equal(null);
     expect(rows[1]!.before!.rpm).to.equal(10);
     expect(rows[1]!.after!.rpm).to.equal(20);
-    expect(rows[2]!.after!.revoked_at).to.be.a('string');
+    expect(rows[2]!.before!.rotated_at).to.equal(null);
+    expect(rows[2]!.after!.rotated_at).to.be.a('string');
+    expect(rows[2]!.after!.key_hint).to.not.equal(rows[2]!.before!.key_hint);
+    expect(rows[3]!.after!.revoked_at).to.be.a('string');
     expect(JSON.stringify(rows)).to.not.match(/gwk_[A-Za-z0-9_-]{20}/);
-    const api = await call(a, 'GET', '/admin/audit?limit=3', ADMIN);
-    expect((api.body.data as { action: string }[]).map((r) => r.action)).to.deep.equal(['key.revoke', 'key.update', 'key.create']);
+    const api = await call(a, 'GET', '/admin/audit?limit=4', ADMIN);
+    expect((api.body.data as { action: string }[]).map((r) => r.action)).to.deep.equal(['key.revoke', 'key.rotate', 'key.update', 'key.create']);
+  });
+
+  it('renaming a team onto another team name is 409 team_exists and audits nothing', async () => {
+    const first = await call(a, 'POST', '/admin/teams', ADMIN, { name: 'rename-a' });
+    const second = await call(a, 'POST', '/admin/teams', ADMIN, { name: 'rename-b' });
+    const clash = await call(a, 'PATCH', `/admin/teams/${second.body.id as string}`, ADMIN, { name: 'rename-a' });
+    expect(clash.status).to.equal(409);
+    expect(code(clash)).to.equal('team_exists');
+    const renamed = await call(a, 'PATCH', `/admin/teams/${second.body.id as string}`, ADMIN, { name: 'rename-c' });
+    expect(renamed.status).to.equal(200);
+    expect(renamed.body.name).to.equal('rename-c');
+    const rows = await queryOnce<{ action: string }>(db.url, 'SELECT action FROM gateway_audit WHERE target_id = $1 ORDER BY id', [second.body.id]);
+    expect(rows.map((r) => r.action)).to.deep.equal(['team.create', 'team.update']);
+    expect(first.status).to.equal(201);
   });
 });
 
@@ -299,10 +312,7 @@ describe('admin API: a team budget across instances sharing Redis', function () 
     await a?.close();
     await b?.close();
     // Leave no accounts of this run in the shared Redis.
-    const redis = new Redis('redis://127.0.0.1:6379/0');
-    const keys = await redis.keys(`${db.name}:*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    if (db) await deletePrefix(SHARED_REDIS, `${db.name}:`);
     await db?.drop();
   });
 

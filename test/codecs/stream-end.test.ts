@@ -11,8 +11,8 @@ import { resolve } from 'node:path';
 import type { SseFrame } from '../../src/codecs/codec.js';
 import type { Conversation, StreamEvent } from '../../src/codecs/internal.js';
 import { dialects } from '../../src/compile/registry.js';
-import { readSse } from '../../src/upstream/sse.js';
-import { readFixture } from '../text-fakes/fake-upstream.js';
+import { readSseBlocks } from '../../src/upstream/sse-blocks.js';
+import { readFixture } from '../kit/fake-upstream.js';
 
 const REQUEST: Conversation = { model: 'test/model', system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], stream: true };
 
@@ -28,7 +28,7 @@ const TERMINAL: Record<string, (frames: SseFrame[]) => number> = {
 async function framesOf(dialect: string, fixture: string): Promise<SseFrame[]> {
   const frames: SseFrame[] = [];
   const text = readFixture(dialect, fixture);
-  for await (const f of readSse((async function* () { yield text; })())) frames.push(f);
+  for await (const batch of readSseBlocks((async function* () { yield text; })())) frames.push(...batch);
   return frames;
 }
 

@@ -9,7 +9,8 @@ import { compile } from '../../src/compile/compile.js';
 import type { GatewayConfig } from '../../src/config/types.js';
 import { loadProject } from '../../src/config/load-project.js';
 import { computeConfigHash } from '../../src/fleet/config-hash.js';
-import { deletePrefix, freePort, SHARED_REDIS, uniquePrefix } from '../store/support/redis.js';
+import { deletePrefix, SHARED_REDIS, uniquePrefix } from '../store/support/redis.js';
+import { freePort } from '../helpers/free-port.js';
 import { spawnGateway, type GatewayProcess } from '../e2e/budget/support/process.js';
 import { newKey, writeProject } from '../e2e/budget/support/project.js';
 

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { applyMigrations } from '../../src/ledger/migrations.js';
+import { createPgPool } from '../../src/ledger/pg-pool.js';
 
 /** The test server (trust auth); LEDGER_TEST_URL overrides it. */
 export const POSTGRES_URL = process.env.LEDGER_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -32,6 +34,18 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       }
     },
   };
+}
+
+/** A test database with the ledger's migrations applied (the pool that ran them is closed again). */
+export async function createMigratedDatabase(): Promise<TestDatabase> {
+  const db = await createTestDatabase();
+  const pool = createPgPool(db.url, () => undefined, 1);
+  try {
+    await applyMigrations(pool);
+  } finally {
+    await pool.end();
+  }
+  return db;
 }
 
 /** Runs one query on `url` with a short-lived client. */

@@ -11,12 +11,13 @@ import { dirname, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 import { startKitUpstream, type Fault, type KitRequest, type KitUpstream } from './fake-upstream.js';
+import { deploymentSet, providerEnv, type DeploymentSet } from './provider-env.js';
 
 /** A key whose `models` allowlist admits OpenAI models only. */
 export const LIMITED_KEY = 'limited-key-0123456789';
 
 /** The fake deployments of one scenario. */
-export interface KitUpstreams {
+export interface KitUpstreams extends DeploymentSet {
   openai: KitUpstream;
   openai2: KitUpstream;
   anthropic: KitUpstream;
@@ -24,9 +25,6 @@ export interface KitUpstreams {
   all: KitUpstream[];
   /** OPENAI_*, OPENAI_*_2, ANTHROPIC_*, GEMINI_* for the gateway. */
   env: Record<string, string>;
-  violations(): string[];
-  reset(): void;
-  close(): Promise<void>;
 }
 
 /** Starts the four fake deployments. */
@@ -40,19 +38,8 @@ export async function startKitUpstreams(): Promise<KitUpstreams> {
   const all = [openai, openai2, anthropic, gemini];
   return {
     openai, openai2, anthropic, gemini, all,
-    env: {
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: `${openai.url}/v1`,
-      OPENAI_API_KEY_2: openai2.apiKey,
-      OPENAI_BASE_URL_2: `${openai2.url}/v1`,
-      ANTHROPIC_API_KEY: anthropic.apiKey,
-      ANTHROPIC_BASE_URL: anthropic.url,
-      GEMINI_API_KEY: gemini.apiKey,
-      GEMINI_BASE_URL: gemini.url,
-    },
-    violations: () => all.flatMap((u) => u.violations),
-    reset: () => { for (const u of all) u.reset(); },
-    close: async () => { await Promise.all(all.map((u) => u.close())); },
+    env: { ...providerEnv({ openai, anthropic, gemini }), OPENAI_API_KEY_2: openai2.apiKey, OPENAI_BASE_URL_2: `${openai2.url}/v1` },
+    ...deploymentSet(all),
   };
 }
 

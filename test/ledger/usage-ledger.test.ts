@@ -6,10 +6,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
-import { createTestDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
+import { createMigratedDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
-import { applyMigrations } from '../../src/ledger/migrations.js';
-import { createPgPool } from '../../src/ledger/pg-pool.js';
 
 const run = promisify(execFile);
 const ADMIN = 'admin-key-for-ledger-tests';
@@ -45,10 +43,7 @@ describe('ledger: usage rows in PostgreSQL', function () {
   let dir: string;
 
   before(async () => {
-    db = await createTestDatabase();
-    const pool = createPgPool(db.url, () => undefined, 1);
-    await applyMigrations(pool);
-    await pool.end();
+    db = await createMigratedDatabase();
     dir = mkdtempSync(join(tmpdir(), 'gw-ledger-'));
   });
   after(async () => { await db?.drop(); });

@@ -2,8 +2,9 @@ import { request as httpRequest, Agent } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { startHeldUpstream, type HeldUpstream } from './held-upstream.js';
-import { baseConfig, freePort, startServe, writeProject, type ServeProcess } from './project.js';
+import { startHeldChat, type HeldChat } from '../kit/held-chat.js';
+import { baseConfig, startServe, writeProject, type ServeProcess } from './project.js';
+import { freePort } from '../helpers/free-port.js';
 
 const KEY = 'test-key-lifecycle';
 const ask = [{ role: 'user' as const, content: 'hello' }];
@@ -25,19 +26,20 @@ async function idleKeepAliveConnection(url: string): Promise<{ closed: Promise<v
 }
 
 describe('graceful drain (gateway serve, SIGTERM)', () => {
-  let upstream: HeldUpstream;
+  let upstream: HeldChat;
   let gw: ServeProcess | undefined;
-  beforeEach(async () => { upstream = await startHeldUpstream(); });
+  beforeEach(async () => { upstream = await startHeldChat('sk-held'); });
   afterEach(async () => {
     if (gw && gw.child.exitCode === null) gw.child.kill('SIGKILL');
     gw = undefined;
     await upstream.close();
+    expect(upstream.upstream.violations, 'requests OpenAI would have refused').to.deep.equal([]);
   });
 
   it('turns /readyz 503 at once, keeps /healthz 200, refuses new requests and lets the open stream finish, then exits 0', async () => {
     const port = await freePort();
     const dir = writeProject({ 'gateway.yaml': baseConfig({ port, graceS: 30 }) });
-    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.url });
+    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.baseUrl });
     const idle = await idleKeepAliveConnection(gw.url);
     const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
     const stream = await client.chat.completions.create({ model: 'openai/slow-1', stream: true, messages: ask });
@@ -45,7 +47,7 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
     let text = '';
     const first = await chunks.next();
     text += first.value?.choices[0]?.delta.content ?? '';
-    await upstream.waitHeld(1);
+    await upstream.upstream.whenHolding(1);
 
     gw.child.kill('SIGTERM');
     await gw.waitFor('"msg":"draining"');
@@ -87,10 +89,10 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
 
   it('ends a stream still open when the grace period is over with an error event in its format, answers an unanswered call 503, then exits 0', async () => {
     await upstream.close();
-    upstream = await startHeldUpstream({ holdJson: true });
+    upstream = await startHeldChat('sk-held', { holdJson: true });
     const port = await freePort();
     const dir = writeProject({ 'gateway.yaml': baseConfig({ port, graceS: 1 }) });
-    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.url });
+    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.baseUrl });
     const openai = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
     const anthropic = new Anthropic({ baseURL: gw.url, apiKey: KEY, maxRetries: 0 });
     const chat = await openai.chat.completions.create({ model: 'openai/slow-1', stream: true, messages: ask });
@@ -105,7 +107,7 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'openai/slow-1', messages: ask }),
     });
-    await upstream.waitHeld(3);
+    await upstream.upstream.whenHolding(3);
 
     gw.child.kill('SIGTERM');
     const chatError = await chatDone;

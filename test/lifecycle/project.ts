@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -43,15 +42,6 @@ export function writeProject(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'gw-lifecycle-'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
 }
 
 /** A `gateway serve` child process. */

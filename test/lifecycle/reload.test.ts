@@ -2,8 +2,6 @@ import { createHash } from 'node:crypto';
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import { parse, stringify } from 'yaml';
@@ -12,8 +10,10 @@ import { compile } from '../../src/compile/compile.js';
 import { loadProject } from '../../src/config/load-project.js';
 import { createLogger } from '../../src/server/logger.js';
 import { startGateway, type RunningGateway } from '../../src/server/start.js';
-import { startHeldUpstream, type HeldUpstream } from './held-upstream.js';
-import { REPO_ROUTES, baseConfig, freePort, startServe, writeProject, type ServeProcess } from './project.js';
+import { startHeldChat, type HeldChat } from '../kit/held-chat.js';
+import { REPO_ROUTES, baseConfig, startServe, writeProject, type ServeProcess } from './project.js';
+import { freePort } from '../helpers/free-port.js';
+import { startMediaHost } from '../kit/providers/media-host.js';
 
 const KEY = 'test-key-lifecycle';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
@@ -40,12 +40,14 @@ async function serveInProcess(configPath: string, env: Record<string, string>): 
 describe('config reload (SIGHUP / gateway reload)', () => {
   describe('#reloadGateway', () => {
     let gw: RunningGateway | undefined;
-    let upstream: HeldUpstream | undefined;
+    let upstream: HeldChat | undefined;
     afterEach(async () => {
       await gw?.close();
       await upstream?.close();
+      const violations = upstream?.upstream.violations ?? [];
       gw = undefined;
       upstream = undefined;
+      expect(violations, 'requests OpenAI would have refused').to.deep.equal([]);
     });
 
     it('applies route schemas, route files, body limit, keys and models over HTTP, keeping shared state', async () => {
@@ -97,15 +99,15 @@ describe('config reload (SIGHUP / gateway reload)', () => {
     });
 
     it('lets a request in flight finish on the config it started on', async () => {
-      upstream = await startHeldUpstream();
+      upstream = await startHeldChat('sk-held');
       const { configPath } = projectWithRoutes(baseConfig({ port: 0 }));
-      const env = { GATEWAY_API_KEYS: KEY, OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.url };
+      const env = { GATEWAY_API_KEYS: KEY, OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.baseUrl };
       gw = await serveInProcess(configPath, env);
       const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
       const stream = await client.chat.completions.create({ model: 'openai/slow-1', stream: true, messages: [{ role: 'user', content: 'hi' }] });
       const text: string[] = [];
       const done = (async () => { for await (const c of stream) text.push(c.choices[0]?.delta.content ?? ''); })();
-      await upstream.waitHeld(1);
+      await upstream.upstream.whenHolding(1);
       // The new config no longer has the model the stream is using.
       writeFileSync(configPath, readFileSync(configPath, 'utf8').replace(/  - id: openai\/slow-1\n(    .*\n)+/, ''));
       expect(reloadGateway(configPath, gw, env).applied).to.equal(true);
@@ -117,9 +119,8 @@ describe('config reload (SIGHUP / gateway reload)', () => {
     });
 
     it('applies fetch limits (limits.fetch) to media the gateway fetches', async () => {
-      const media = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'image/png' }); res.end(Buffer.alloc(4096, 1)); });
-      await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
-      const imageUrl = `http://127.0.0.1:${(media.address() as AddressInfo).port}/image.png`;
+      const media = await startMediaHost({ '/image.png': () => ({ status: 200, headers: { 'content-type': 'image/png' }, body: Buffer.alloc(4096, 1) }) });
+      const imageUrl = `${media.url}/image.png`;
       try {
         const models = '  - id: sandbox/image-1\n    provider: sandbox\n    endpoints: [/v1/images/edits]\n';
         const { configPath } = projectWithRoutes(baseConfig({ port: 0, models }));
@@ -138,16 +139,16 @@ describe('config reload (SIGHUP / gateway reload)', () => {
         expect(reloadGateway(configPath, gw, env).applied).to.equal(true);
         expect(await edit()).to.deep.equal({ status: 400, code: 'fetch_too_large' });
       } finally {
-        media.closeAllConnections();
-        media.close();
+        await media.close();
       }
     });
 
     it('rotates a provider key read from <VAR>_FILE: replace the file, reload, the upstream gets the new key', async () => {
-      upstream = await startHeldUpstream();
+      // The provider accepts both keys while one is rotated.
+      upstream = await startHeldChat('sk-second', { extraKeys: ['sk-first'] });
       const { dir, configPath } = projectWithRoutes(baseConfig({ port: 0 }));
       writeFileSync(join(dir, 'openai-key'), 'sk-first\n');
-      const env = { GATEWAY_API_KEYS: KEY, OPENAI_API_KEY_FILE: join(dir, 'openai-key'), OPENAI_BASE_URL: upstream.url };
+      const env = { GATEWAY_API_KEYS: KEY, OPENAI_API_KEY_FILE: join(dir, 'openai-key'), OPENAI_BASE_URL: upstream.baseUrl };
       gw = await serveInProcess(configPath, env);
       const client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: KEY, maxRetries: 0 });
       const ask = () => client.chat.completions.create({ model: 'openai/slow-1', messages: [{ role: 'user', content: 'hi' }] });
@@ -156,7 +157,7 @@ describe('config reload (SIGHUP / gateway reload)', () => {
       await ask();
       expect(reloadGateway(configPath, gw, env).applied).to.equal(true);
       await ask();
-      expect(upstream.authorizations).to.deep.equal(['Bearer sk-first', 'Bearer sk-first', 'Bearer sk-second']);
+      expect(upstream.upstream.requests.map((r) => r.headers.authorization)).to.deep.equal(['Bearer sk-first', 'Bearer sk-first', 'Bearer sk-second']);
     });
 
     it('keeps the generated key when no key is configured', async () => {

@@ -4,7 +4,7 @@ import { MediaValue } from '../../src/mapping/media.js';
 import { compileRequest } from '../../src/mapping/request.js';
 import { encodeMultipart } from '../../src/mapping/send.js';
 import type { OperationMapping } from '../../src/mapping/types.js';
-import { parseMultipart } from '../fakes/multipart.js';
+import { parseMultipart } from '../kit/multipart.js';
 import { Readable } from 'node:stream';
 import { makeCall } from './helpers.js';
 

@@ -4,7 +4,7 @@ import { MappingCompileError } from '../../src/mapping/compile-error.js';
 import { MediaValue } from '../../src/mapping/media.js';
 import type { ValueSpec } from '../../src/mapping/types.js';
 import { compileFields, compileValue, createSpecContext, type Scope } from '../../src/mapping/value-spec.js';
-import { makePng } from '../fakes/media-bytes.js';
+import { makePng } from '../kit/providers/media-bytes.js';
 import { fileRecord, makeCall } from './helpers.js';
 
 /** Evaluates one spec against a client body (request side). */

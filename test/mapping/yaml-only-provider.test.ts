@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { resolve } from 'node:path';
-import { startFakeJina, type FakeJina } from '../fakes/jina.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../fakes/openai.js';
+import { startJinaUpstream, type JinaUpstream } from '../kit/providers/jina.js';
+import { startOpenAiUpstream, type OpenAiUpstream } from '../kit/providers/openai.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 
 /**
@@ -10,13 +10,13 @@ import { startGateway, type TestGateway } from '../helpers/gateway.js';
  * operations mapped in YAML); here they serve real calls against fake upstreams.
  */
 describe('mapping (providers added in YAML alone)', () => {
-  let openai: FakeOpenAi;
-  let jina: FakeJina;
+  let openai: OpenAiUpstream;
+  let jina: JinaUpstream;
   let gw: TestGateway;
 
   before(async () => {
-    openai = await startFakeOpenAi({ key: 'acme-key' });
-    jina = await startFakeJina({ key: 'rankr-key' });
+    openai = await startOpenAiUpstream({ key: 'acme-key' });
+    jina = await startJinaUpstream({ key: 'rankr-key' });
     gw = await startGateway({
       configPath: resolve(process.cwd(), 'test/mapping/fixtures/openai-compatible/gateway.yaml'),
       env: { ACME_API_KEY: 'acme-key', ACME_BASE_URL: `${openai.url}/v1`, RANKR_API_KEY: 'rankr-key', RANKR_BASE_URL: `${jina.url}/v1` },
@@ -27,6 +27,7 @@ describe('mapping (providers added in YAML alone)', () => {
     await openai.close();
     await jina.close();
   });
+  afterEach(() => expect([...openai.violations, ...jina.violations], 'requests a provider would have refused').to.deep.equal([]));
 
   const post = async (path: string, body: unknown) => {
     const res = await fetch(`${gw.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });

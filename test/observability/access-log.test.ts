@@ -1,22 +1,25 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { answerError, answerLikeOpenAi, hang, startFakeOpenAi, type FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
-import { ACME_MODEL, ADMIN_KEY, CLIENT_KEY, startObserved, UPSTREAM_KEY, YAML_ADMIN_KEY, type ObservedGateway } from './support.js';
+import type { KitUpstream } from '../kit/fake-upstream.js';
+import { ACME_MODEL, ADMIN_KEY, AFTER_FIRST_WORD, CLIENT_KEY, startAcmeUpstream, startObserved, UPSTREAM_KEY, YAML_ADMIN_KEY, type ObservedGateway } from './support.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('observability: access log', () => {
-  let fake: FakeOpenAi;
+  let fake: KitUpstream;
   let gw: ObservedGateway;
   let client: OpenAI;
   before(async () => {
-    fake = await startFakeOpenAi();
+    fake = await startAcmeUpstream();
     gw = await startObserved({ fake });
     client = new OpenAI({ apiKey: CLIENT_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
   });
   after(async () => {
     await gw.close();
     await fake.close();
+  });
+  afterEach(() => {
+    expect(fake.violations, 'requests the provider would have refused').to.deep.equal([]);
   });
 
   it('writes one line per request with every field, an ISO time and the level by name', async () => {
@@ -60,7 +63,7 @@ describe('observability: access log', () => {
   });
 
   it('logs an upstream failure at error level with the status the client got', async () => {
-    fake.queue(answerError(500, { message: 'boom', type: 'server_error', code: null }));
+    fake.enqueue({ status: 500, errorBody: { error: { message: 'boom', type: 'server_error', code: null } } });
     const res = await fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${CLIENT_KEY}`, 'content-type': 'application/json', 'x-request-id': 'obs-log-5xx' }, body: JSON.stringify({ model: ACME_MODEL, messages: [{ role: 'user', content: 'hi' }] }) });
     expect(res.status).to.be.at.least(500);
     const line = await gw.requestLine('obs-log-5xx');
@@ -81,7 +84,7 @@ describe('observability: access log', () => {
   it('logs a client that went away mid-stream as an info event, not an error', async () => {
     let release!: () => void;
     const held = new Promise<void>((r) => { release = r; });
-    fake.queue(answerLikeOpenAi(() => held));
+    fake.enqueue({ holdUntil: held, holdAfterEvents: AFTER_FIRST_WORD });
     const abort = new AbortController();
     const res = await fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
@@ -100,7 +103,7 @@ describe('observability: access log', () => {
   });
 
   it('logs a client that went away while the upstream was still thinking as an info event, not an error', async () => {
-    fake.queue(hang);
+    fake.enqueue({ hang: true });
     const before = fake.requests.length;
     const abort = new AbortController();
     const pending = fetch(`${gw.url}/v1/chat/completions`, {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { answerLikeOpenAi, startFakeOpenAi, type FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
+import type { KitUpstream } from '../kit/fake-upstream.js';
 import { parseSamples, samplesOf, valueOf, type Sample } from './prometheus-text.js';
-import { ACME_MODEL, ADMIN_KEY, CLIENT_KEY, startObserved, YAML_ADMIN_KEY, type ObservedGateway } from './support.js';
+import { ACME_MODEL, ADMIN_KEY, AFTER_FIRST_WORD, CLIENT_KEY, startAcmeUpstream, startObserved, YAML_ADMIN_KEY, type ObservedGateway } from './support.js';
 
 async function scrape(gw: ObservedGateway, key = ADMIN_KEY): Promise<Sample[]> {
   const res = await fetch(`${gw.url}/metrics`, { headers: { authorization: `Bearer ${key}` } });
@@ -11,9 +11,12 @@ async function scrape(gw: ObservedGateway, key = ADMIN_KEY): Promise<Sample[]> {
 }
 
 describe('observability: GET /metrics', () => {
-  let fake: FakeOpenAi;
-  before(async () => { fake = await startFakeOpenAi(); });
+  let fake: KitUpstream;
+  before(async () => { fake = await startAcmeUpstream(); });
   after(() => fake.close());
+  afterEach(() => {
+    expect(fake.violations, 'requests the provider would have refused').to.deep.equal([]);
+  });
 
   describe('access', () => {
     let gw: ObservedGateway;
@@ -104,7 +107,7 @@ describe('observability: GET /metrics', () => {
       const held = new Promise<void>((r) => { release = r; });
       let firstSeen!: () => void;
       const first = new Promise<void>((r) => { firstSeen = r; });
-      fake.queue(answerLikeOpenAi(async () => { firstSeen(); await held; }));
+      fake.enqueue({ holdAfterEvents: AFTER_FIRST_WORD, holdUntil: () => { firstSeen(); return held; } });
       const stream = await client.chat.completions.create({ model: ACME_MODEL, messages: [{ role: 'user', content: 'hi' }], stream: true, stream_options: { include_usage: true } }, { headers: { 'x-request-id': 'obs-metrics-stream-1' } });
       const iterator = stream[Symbol.asyncIterator]();
       await iterator.next();

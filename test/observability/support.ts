@@ -10,7 +10,8 @@ import { createLogger } from '../../src/server/logger.js';
 import type { Runtime } from '../../src/compile/runtime.js';
 import { startGateway, type RunningGateway } from '../../src/server/start.js';
 import { baseConfigPath } from '../e2e/chat-upstream/config-copy.js';
-import type { FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
+import { startKitUpstream, type KitUpstream } from '../kit/fake-upstream.js';
+import { chatAnswer } from '../kit/scripted-answers.js';
 
 export const CLIENT_KEY = 'gw-client-key-0123456789';
 export const ADMIN_KEY = 'gw-admin-key-abcdefghij';
@@ -19,6 +20,18 @@ export const YAML_ADMIN_KEY = 'gw-yaml-admin-key-zyxwvu';
 export const UPSTREAM_KEY = 'sk-obs-upstream-secret-000111';
 /** The YAML-declared OpenAI-compatible model the tests call through the fake upstream. */
 export const ACME_MODEL = 'acme/obs-chat';
+
+/** The words the acme upstream answers (one stream chunk each) and its usage. */
+export const ACME_WORDS = ['Hello', ' from', ' the', ' fake', ' upstream', '.'];
+export const ACME_USAGE = { prompt_tokens: 11, completion_tokens: 6, total_tokens: 17 };
+
+/** The `acme` deployment on the kit: OpenAI chat completions answering ACME_WORDS with ACME_USAGE, accepting UPSTREAM_KEY. */
+export function startAcmeUpstream(): Promise<KitUpstream> {
+  return startKitUpstream('acme', UPSTREAM_KEY, { dialects: ['openai-chat'], answer: chatAnswer(ACME_WORDS, ACME_USAGE, 'obs-chat-2026') });
+}
+
+/** Holding an acme stream here sends the role chunk and the first word only. */
+export const AFTER_FIRST_WORD = 2;
 
 /** A gateway started for observability tests, with every access log line it wrote. */
 export interface ObservedGateway {
@@ -38,8 +51,8 @@ export interface ObservedGateway {
 /** Settings written into a copy of the base gateway.yaml (paths as in the YAML). */
 export interface ObservedOptions {
   observability?: Record<string, unknown>;
-  /** Adds the `acme` provider (type openai-chat) pointing at this fake. */
-  fake?: FakeOpenAi;
+  /** Adds the `acme` provider (type openai-chat) pointing at this fake (see startAcmeUpstream). */
+  fake?: KitUpstream;
   env?: Record<string, string>;
 }
 
@@ -97,7 +110,7 @@ function compileConfig(dir: string, options: ObservedOptions): Runtime {
   doc.setIn(['auth', 'admin_keys'], doc.createNode([{ name: 'ops-yaml', sha256: createHash('sha256').update(YAML_ADMIN_KEY).digest('hex') }]));
   if (options.observability) doc.set('observability', doc.createNode(options.observability));
   if (options.fake) {
-    (doc.get('providers') as YAMLMap).set('acme', doc.createNode({ type: 'openai-chat', base_url: `${options.fake.origin}/v1`, api_key_env: 'ACME_API_KEY' }));
+    (doc.get('providers') as YAMLMap).set('acme', doc.createNode({ type: 'openai-chat', base_url: `${options.fake.url}/v1`, api_key_env: 'ACME_API_KEY' }));
     doc.addIn(['models'], doc.createNode({
       id: ACME_MODEL, provider: 'acme', upstream: 'obs-chat-2026', endpoints: ['/v1/chat/completions'],
       parameters: ['temperature', 'max_tokens', 'stream', 'stream_options'],

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import { resolveTracesUrl } from '../../src/observability/tracing.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../e2e/chat-upstream/fake-openai.js';
-import { ACME_MODEL, CLIENT_KEY, startObserved } from './support.js';
+import type { KitUpstream } from '../kit/fake-upstream.js';
+import { ACME_MODEL, CLIENT_KEY, startAcmeUpstream, startObserved } from './support.js';
 
 /** A span as OTLP/JSON carries it, with its attributes flattened. */
 interface ReceivedSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes: Record<string, unknown>; events: Array<{ name: string }>; status?: { code?: number }; service?: unknown }
@@ -50,8 +50,8 @@ const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
 
 describe('observability: tracing', () => {
-  let fake: FakeOpenAi;
-  before(async () => { fake = await startFakeOpenAi(); });
+  let fake: KitUpstream;
+  before(async () => { fake = await startAcmeUpstream(); });
   after(() => fake.close());
 
   describe('with observability.tracing.otlp_endpoint', () => {

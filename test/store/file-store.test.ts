@@ -7,9 +7,10 @@ import type { FileRecord } from '../../src/providers/types.js';
 import { createLocalBlobStore } from '../../src/store/blob-store.js';
 import { createMemoryFileIndex, type FileIndex } from '../../src/store/file-index.js';
 import { createFileStore } from '../../src/store/file-store.js';
-import { deletePrefix, failWhileDown, SHARED_REDIS } from './support/redis.js';
+import { deletePrefix, SHARED_REDIS } from './support/redis.js';
+import { useRedisOutage, waitOutSuspect } from './support/redis-outage.js';
 import { connectRedis, type RedisConnection } from '../../src/store/redis-connection.js';
-import { SUSPECT_MS, createStoreGuard } from '../../src/store/redis-fallback.js';
+import { createStoreGuard } from '../../src/store/redis-fallback.js';
 import { createRedisFileIndex } from '../../src/store/redis-file-index.js';
 
 function record(id: string, owner: string, ms: number): FileRecord {
@@ -82,38 +83,26 @@ describe('store/file-index', () => {
 });
 
 describe('store/redis-file-index through a Redis outage', () => {
-  const prefix = `gwtest-outage-${randomBytes(4).toString('hex')}:`;
-  let conn: RedisConnection;
-  let down = false;
+  const redis = useRedisOutage('file-outage');
   let flaky: FileIndex;
   let other: FileIndex;
 
-  before(async () => {
-    conn = connectRedis(`redis://127.0.0.1:6379/?prefix=${prefix}`);
-    await conn.ready(2000);
-    // This instance's view of Redis fails every command while `down` is set.
-    const client = failWhileDown(conn.client, () => down);
-    flaky = createRedisFileIndex({ ...conn, client }, createStoreGuard('open'), createMemoryFileIndex());
-    other = createRedisFileIndex(conn, createStoreGuard('open'), createMemoryFileIndex());
-  });
-  after(async () => {
-    await deletePrefix(SHARED_REDIS, prefix);
-    await conn.close();
+  before(() => {
+    flaky = createRedisFileIndex(redis.flaky, createStoreGuard('open'), createMemoryFileIndex());
+    other = createRedisFileIndex(redis.conn, createStoreGuard('open'), createMemoryFileIndex());
   });
 
   it('writes uploads and deletes made during the outage back to Redis when it returns', async () => {
     await flaky.put(record('file-aa01', 'alice', 1000));
-    down = true;
+    redis.down = true;
     await flaky.put(record('file-aa02', 'alice', 2000));
     await flaky.delete('file-aa01', 'alice');
     // Served from this instance's memory meanwhile; the other instance does not see it yet.
     expect((await flaky.get('file-aa02'))?.id).to.equal('file-aa02');
     expect(await other.get('file-aa02')).to.equal(undefined);
     expect((await other.get('file-aa01'))?.id).to.equal('file-aa01');
-    down = false;
-    // After a failure the guard skips Redis for SUSPECT_MS (no command timeouts against a
-    // stalled Redis); the first call that reaches Redis after that writes the journal back.
-    await new Promise((r) => setTimeout(r, SUSPECT_MS + 50));
+    redis.down = false;
+    await waitOutSuspect();
     await flaky.get('file-zz99');
     expect((await other.get('file-aa02'))?.id).to.equal('file-aa02');
     expect(await other.get('file-aa01')).to.equal(undefined);

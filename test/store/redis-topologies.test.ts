@@ -5,9 +5,12 @@ import { connectRedis, type RedisConnection } from '../../src/store/redis-connec
 import { createStoreGuard } from '../../src/store/redis-fallback.js';
 import { createRedisRateLimiter } from '../../src/store/redis-rate-limiter.js';
 import { createRedisSpendLedger } from '../../src/store/redis-spend-ledger.js';
+import { createMemoryResponseStore } from '../../src/store/response-store-memory.js';
+import { createRedisResponseStore } from '../../src/store/response-store-redis.js';
+import { DEFAULT_RESPONSE_STORE_LIMITS, type StoredResponse } from '../../src/store/response-store.js';
 import { createFleet, readFleet } from '../../src/fleet/fleet.js';
 import { startRedisCluster, startSentinel, startTlsRedis, type RedisTopology } from './support/redis-topologies.js';
-import { freePort } from './support/redis.js';
+import { freePort } from '../helpers/free-port.js';
 import { awayFromMinuteEdge, post } from '../e2e/budget/support/client.js';
 import { spawnGateway } from '../e2e/budget/support/process.js';
 import { newKey, writeProject, type TestKey } from '../e2e/budget/support/project.js';
@@ -29,6 +32,17 @@ async function exerciseStore(conn: RedisConnection): Promise<void> {
       expect((await ledger.read(`${owner}:total`)).spentNano).to.equal(40);
       const hits = await Promise.all(Array.from({ length: 5 }, () => limiter.hit(`rpm:${owner}`, 3, 60)));
       expect(hits.filter((h) => h.allowed)).to.have.length(3);
+    }
+    // Stored responses: a response and its items are written in one MULTI and read with MGET,
+    // so every key of one owner must share a slot (closed guard: no silent fallback to memory).
+    const responses = createRedisResponseStore(conn, guard, DEFAULT_RESPONSE_STORE_LIMITS, createMemoryResponseStore(DEFAULT_RESPONSE_STORE_LIMITS));
+    for (let o = 0; o < 6; o++) {
+      const stored: StoredResponse = { id: `resp_${o}`, input: [{ id: `msg_in_${o}`, type: 'message' }], response: { id: `resp_${o}`, output: [{ id: `msg_out_${o}`, type: 'message' }] } };
+      expect(await responses.save(`owner${o}`, stored)).to.equal(true);
+      expect(await responses.load(`owner${o}`, `resp_${o}`)).to.deep.equal(stored);
+      const items = await responses.loadItems(`owner${o}`, [`msg_in_${o}`, `msg_out_${o}`, 'msg_unknown']);
+      expect([...items.keys()]).to.deep.equal([`msg_in_${o}`, `msg_out_${o}`]);
+      expect(await responses.load(`owner${(o + 1) % 6}`, `resp_${o}`), "another owner's id").to.equal(undefined);
     }
     const fleet = createFleet({ conn, configHash: 'abc', instanceId: 'node-a', storeKind: conn.kind });
     await fleet.beat();

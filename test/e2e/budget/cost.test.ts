@@ -4,8 +4,8 @@ import { formatUsd } from '../../../src/billing/usd.js';
 import { encodeWav } from '../../../src/providers/sandbox/wav.js';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { post, sseData, streamCost } from './support/client.js';
-import { startFakeAnthropic } from './support/fake-anthropic.js';
-import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.js';
+import { startKitUpstream, type KitUpstream } from '../../kit/fake-upstream.js';
+import { chatAnswer, messagesAnswer } from '../../kit/scripted-answers.js';
 import { writeProject } from './support/project.js';
 
 // echo-1 test prices: prompt 1e-6, completion 1e-5 per token.
@@ -15,14 +15,24 @@ function chatCost(usage: { prompt_tokens: number; completion_tokens: number }): 
 
 describe('e2e/budget: cost on every response', () => {
   let gw: TestGateway;
-  let fake: FakeOpenAi;
-  let anthropic: Awaited<ReturnType<typeof startFakeAnthropic>>;
+  let fake: KitUpstream;
+  let anthropic: KitUpstream;
   const messages = [{ role: 'user', content: 'Tell me something about the weather today, please.' }];
 
   before(async () => {
-    fake = await startFakeOpenAi({ words: 12, promptTokens: 30 });
-    anthropic = await startFakeAnthropic({ words: 9, inputTokens: 20, cacheReadTokens: 100 });
-    gw = await startGateway({ configPath: writeProject({ fakeOpenAiBaseUrl: fake.baseUrl, fakeAnthropicBaseUrl: anthropic.baseUrl }), env: { FAKE_API_KEY: 'upstream-key' } });
+    // Same-format upstreams with a known usage: 12 words after 30 prompt tokens; 9 words after 20 input and 100 cache-read tokens.
+    fake = await startKitUpstream('fake-openai', 'upstream-key', {
+      dialects: ['openai-chat'],
+      answer: chatAnswer(Array<string>(12).fill(' word'), { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42, prompt_tokens_details: { cached_tokens: 0 } }),
+    });
+    anthropic = await startKitUpstream('fake-anthropic', 'upstream-key', {
+      dialects: ['anthropic-messages'],
+      answer: messagesAnswer(Array<string>(9).fill(' word'), { input_tokens: 20, cache_read_input_tokens: 100, output_tokens: 9 }),
+    });
+    gw = await startGateway({ configPath: writeProject({ fakeOpenAiBaseUrl: `${fake.url}/v1`, fakeAnthropicBaseUrl: anthropic.url }), env: { FAKE_API_KEY: 'upstream-key' } });
+  });
+  afterEach(() => {
+    expect([...fake.violations, ...anthropic.violations], 'requests a provider would have refused').to.deep.equal([]);
   });
   after(async () => {
     await gw.close();

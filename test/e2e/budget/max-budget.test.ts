@@ -3,7 +3,8 @@ import { WebSocket } from 'ws';
 import { encodeWav } from '../../../src/providers/sandbox/wav.js';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { errorCode, post, sseData, streamCost } from './support/client.js';
-import { startFakeOpenAi, type FakeOpenAi } from './support/fake-openai.js';
+import { startKitUpstream, type KitUpstream } from '../../kit/fake-upstream.js';
+import { chatAnswer } from '../../kit/scripted-answers.js';
 import { writeProject } from './support/project.js';
 
 // A 1x1 PNG.
@@ -58,11 +59,19 @@ const surfaces: Array<{ path: string; body: Record<string, unknown>; outcome(jso
 
 describe('e2e/budget: max_budget_usd on every operation', () => {
   let gw: TestGateway;
-  let fake: FakeOpenAi;
+  let fake: KitUpstream;
 
   before(async () => {
-    fake = await startFakeOpenAi({ words: 400, promptTokens: 20, delayMs: 2 });
-    gw = await startGateway({ configPath: writeProject({ fakeOpenAiBaseUrl: fake.baseUrl }), env: { FAKE_API_KEY: 'upstream-key' } });
+    // An upstream that ignores output limits: always 400 words (one o200k token each), one chunk every 2 ms.
+    fake = await startKitUpstream('fake-openai', 'upstream-key', {
+      dialects: ['openai-chat'],
+      answer: chatAnswer(Array<string>(400).fill(' word'), { prompt_tokens: 20, completion_tokens: 400, total_tokens: 420, prompt_tokens_details: { cached_tokens: 0 } }),
+      defaultFault: { eventDelayMs: 2 },
+    });
+    gw = await startGateway({ configPath: writeProject({ fakeOpenAiBaseUrl: `${fake.url}/v1` }), env: { FAKE_API_KEY: 'upstream-key' } });
+  });
+  afterEach(() => {
+    expect(fake.violations, 'requests OpenAI would have refused').to.deep.equal([]);
   });
   after(async () => {
     await gw.close();
@@ -108,7 +117,7 @@ describe('e2e/budget: max_budget_usd on every operation', () => {
     it('is translated, told the lowered limit, and cut when the budget is spent', async () => {
       const budget = 20 * 0.000001 + 50 * COMPLETION;
       const r = await post(`${gw.url}/v1/chat/completions`, gw.key, { model: 'fake/chat', messages: [{ role: 'user', content: 'Talk.' }], stream: true, stream_options: { include_usage: true }, max_budget_usd: budget });
-      const sent = fake.requests.at(-1)!;
+      const sent = fake.last().body;
       expect(sent.max_budget_usd).to.equal(undefined);
       expect(sent.max_completion_tokens).to.be.a('number').and.within(40, 60);
       const chunks = sseData(r.text) as Array<{ choices?: Array<{ finish_reason?: string }>; usage?: { cost: number } }>;
@@ -117,8 +126,9 @@ describe('e2e/budget: max_budget_usd on every operation', () => {
       expect(cost).to.be.at.most(budget + COMPLETION + 1e-12);
       expect(streamCost(r.text)).to.equal(cost);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(fake.lastStreamAborted).to.equal(true);
-      expect(fake.lastStreamChunks).to.be.lessThan(400);
+      expect(fake.last().aborted).to.equal(true);
+      // Events written: the role chunk and the words before the gateway hung up.
+      expect(fake.last().eventsSent).to.be.lessThan(400);
     });
   });
 

@@ -2,19 +2,26 @@ import { createServer } from 'node:net';
 import { expect } from 'chai';
 import OpenAI from 'openai';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
+import { readFixture, splitEvents, startKitUpstream, type KitRequest, type KitUpstream } from '../../kit/fake-upstream.js';
 import { findChatModel, writeConfigCopy, type CatalogModel, type ConfigCopy } from './config-copy.js';
-import { ANSWER_WORDS, answerError, answerLikeOpenAi, hang, startFakeOpenAi, type FakeOpenAi, type SeenRequest } from './fake-openai.js';
 
 const GATEWAY_KEY = 'gw-e2e-key-0123456789';
 const OPENAI_KEY = 'sk-upstream';
 const ACME_KEY = 'sk-acme-upstream';
-const ANSWER = ANSWER_WORDS.join('');
 
-/** An OpenAI-compatible provider declared in YAML alone (no code names it). */
+/** The kit's recorded chat stream (what the fake upstreams answer) and the words it carries. */
+const EVENTS = splitEvents(readFixture('openai-chat', 'text.sse'));
+const ANSWER_WORDS = EVENTS.map((e) => contentOf(e)).filter((w) => w.length > 0);
+const ANSWER = ANSWER_WORDS.join('');
+const TOTAL_TOKENS = (JSON.parse(readFixture('openai-chat', 'text.json')) as { usage: { total_tokens: number } }).usage.total_tokens;
+/** Holding the stream here sends the role chunk and the first content chunk only. */
+const AFTER_FIRST_WORD = EVENTS.findIndex((e) => contentOf(e).length > 0) + 1;
+
+/** An OpenAI-compatible provider declared in YAML alone (no code names it), served under a path prefix. */
 const ACME_MODEL = { id: 'acme/fast-chat', upstream: 'acme-fast-2026-01' };
-function acmeConfig(fake: FakeOpenAi): Parameters<typeof writeConfigCopy>[0] {
+function acmeConfig(acme: KitUpstream): Parameters<typeof writeConfigCopy>[0] {
   return {
-    providers: { acme: { type: 'openai-chat', display_name: 'Acme (e2e)', base_url: `${fake.origin}/acme/v1`, api_key_env: 'ACME_API_KEY' } },
+    providers: { acme: { type: 'openai-chat', display_name: 'Acme (e2e)', base_url: `${acme.url}/acme/v1`, api_key_env: 'ACME_API_KEY' } },
     models: [{
       id: ACME_MODEL.id,
       provider: 'acme',
@@ -61,7 +68,8 @@ function contentOf(sse: string): string {
 }
 
 describe('e2e chat completions through a fake OpenAI-compatible upstream', () => {
-  let fake: FakeOpenAi;
+  let fake: KitUpstream;
+  let acme: KitUpstream;
   let copy: ConfigCopy;
   let model: CatalogModel;
   let gw: TestGateway;
@@ -75,31 +83,34 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
   });
   const chat = (body: Record<string, unknown>, signal?: AbortSignal) =>
     fetch(`${gw.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${GATEWAY_KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
-  const last = (): SeenRequest => fake.requests.at(-1)!;
+  const last = (): KitRequest => fake.last();
 
   before(async () => {
-    fake = await startFakeOpenAi();
+    fake = await startKitUpstream('openai', OPENAI_KEY, { dialects: ['openai-chat'] });
+    acme = await startKitUpstream('acme', ACME_KEY, { dialects: ['openai-chat'], basePath: '/acme' });
     model = findChatModel('openai');
-    copy = writeConfigCopy(acmeConfig(fake));
-    gw = await startGateway({ configPath: copy.path, env: env(fake.origin) });
+    copy = writeConfigCopy(acmeConfig(acme));
+    gw = await startGateway({ configPath: copy.path, env: env(fake.url) });
     client = new OpenAI({ apiKey: GATEWAY_KEY, baseURL: `${gw.url}/v1`, maxRetries: 0 });
   });
   after(async () => {
     await gw.close();
     await fake.close();
+    await acme.close();
     copy.remove();
   });
   afterEach(() => {
-    // Every request the gateway sent must be one OpenAI's published schema accepts.
-    expect(fake.requests.flatMap((r) => r.schemaErrors), 'requests rejected by CreateChatCompletionRequest').to.deep.equal([]);
+    // Every request the gateway sent must be one OpenAI accepts (CreateChatCompletionRequest, its key, its path).
+    expect([...fake.violations, ...acme.violations], 'requests OpenAI would have refused').to.deep.equal([]);
     fake.reset();
+    acme.reset();
   });
 
   describe('plain requests', () => {
     it('sends the upstream model name and the provider key, never the gateway key', async () => {
       const completion = await client.chat.completions.create({ model: model.id, messages: [{ role: 'user', content: 'Hi there' }] });
       expect(completion.choices[0]!.message.content).to.equal(ANSWER);
-      expect(completion.usage!.total_tokens).to.equal(17);
+      expect(completion.usage!.total_tokens).to.equal(TOTAL_TOKENS);
       expect(fake.requests).to.have.length(1);
       const seen = last();
       expect(seen.method).to.equal('POST');
@@ -129,7 +140,8 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
       expect(res.headers.get('x-gateway-dropped-params')?.split(',')).to.include('logit_bias');
       const body = await res.json() as { choices: Array<{ message: { content: string } }> };
       expect(body.choices[0]!.message.content).to.equal(ANSWER);
-      const seen = last();
+      expect(fake.requests, 'nothing reached the OpenAI deployment').to.have.length(0);
+      const seen = acme.last();
       expect(seen.path).to.equal('/acme/v1/chat/completions');
       expect(seen.body.model).to.equal(ACME_MODEL.upstream);
       expect(seen.headers.authorization).to.equal(`Bearer ${ACME_KEY}`);
@@ -143,7 +155,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
       let release!: () => void;
       const held = new Promise<void>((resolve) => { release = resolve; });
       let upstreamDone = false;
-      fake.queue(answerLikeOpenAi(() => held));
+      fake.enqueue({ holdUntil: held, holdAfterEvents: AFTER_FIRST_WORD });
       const res = await chat({ model: model.id, messages: [{ role: 'user', content: 'stream it' }], stream: true });
       expect(res.status).to.equal(200);
       expect(res.headers.get('content-type')).to.match(/^text\/event-stream/);
@@ -167,7 +179,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
       expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).to.equal(ANSWER);
       const usage = chunks.filter((c) => c.usage);
       expect(usage).to.have.length(1);
-      expect(usage[0]!.usage!.total_tokens).to.equal(17);
+      expect(usage[0]!.usage!.total_tokens).to.equal(TOTAL_TOKENS);
       expect(usage[0]!.choices).to.deep.equal([]);
       expect(last().body.stream_options).to.deep.equal({ include_usage: true });
     });
@@ -187,14 +199,14 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).to.equal(ANSWER);
-      expect(last().body.model).to.equal(ACME_MODEL.upstream);
-      expect((last().body.stream_options as { include_usage?: boolean }).include_usage).to.equal(true);
+      expect(acme.last().body.model).to.equal(ACME_MODEL.upstream);
+      expect((acme.last().body.stream_options as { include_usage?: boolean }).include_usage).to.equal(true);
     });
   });
 
   describe('upstream errors', () => {
     it('keeps a 400 with the provider message (openai BadRequestError)', async () => {
-      fake.queue(answerError(400, { message: "Invalid 'messages[0].content': string too long.", type: 'invalid_request_error', param: 'messages', code: 'string_above_max_length' }));
+      fake.enqueue({ status: 400, errorBody: { error: { message: "Invalid 'messages[0].content': string too long.", type: 'invalid_request_error', param: 'messages', code: 'string_above_max_length' } } });
       try {
         await client.chat.completions.create({ model: model.id, messages: [{ role: 'user', content: 'too long' }] });
         expect.fail('expected 400');
@@ -209,7 +221,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
     });
 
     it('keeps a 429 and its Retry-After', async () => {
-      fake.queue(answerError(429, { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' }, { 'retry-after': '7' }));
+      fake.enqueue({ status: 429, errorBody: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } }, retryAfter: '7' });
       const res = await chat({ model: model.id, messages: [{ role: 'user', content: 'x' }] });
       expect(res.status).to.equal(429);
       expect(res.headers.get('retry-after')).to.equal('7');
@@ -219,7 +231,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
     });
 
     it('maps a 500 to 502', async () => {
-      fake.queue(answerError(500, { message: 'The server had an error while processing your request.', type: 'server_error' }));
+      fake.enqueue({ status: 500, errorBody: { error: { message: 'The server had an error while processing your request.', type: 'server_error' } } });
       const res = await chat({ model: model.id, messages: [{ role: 'user', content: 'x' }] });
       expect(res.status).to.equal(502);
       const body = await res.json() as { error: { type: string; message: string } };
@@ -228,7 +240,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
     });
 
     it('answers an error of a streamed request before the stream starts as a JSON envelope (the provider refusing its key is a 502)', async () => {
-      fake.queue(answerError(401, { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' }));
+      fake.enqueue({ status: 401, errorBody: { error: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' } } });
       const res = await chat({ model: model.id, messages: [{ role: 'user', content: 'x' }], stream: true });
       expect(res.status).to.equal(502);
       expect(res.headers.get('content-type')).to.match(/^application\/json/);
@@ -240,7 +252,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
 
   describe('client abort', () => {
     it('closes the upstream request when the client drops a stream mid-way', async () => {
-      fake.queue(answerLikeOpenAi(() => new Promise(() => undefined)));
+      fake.enqueue({ holdUntil: new Promise(() => undefined), holdAfterEvents: AFTER_FIRST_WORD });
       const controller = new AbortController();
       const res = await chat({ model: model.id, messages: [{ role: 'user', content: 'abort me' }], stream: true }, controller.signal);
       const reader = res.body!.getReader();
@@ -250,7 +262,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
     });
 
     it('closes the upstream request when the client drops a plain request', async () => {
-      fake.queue(hang);
+      fake.enqueue({ hang: true });
       const controller = new AbortController();
       const pending = chat({ model: model.id, messages: [{ role: 'user', content: 'abort me too' }] }, controller.signal).catch((e: unknown) => e);
       await within(3000, 'the upstream to receive the request', (async () => { while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20)); })());
@@ -279,9 +291,9 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
     });
 
     it('answers 504 upstream_timeout when the upstream hangs past GATEWAY_UPSTREAM_TIMEOUT_MS, and lets go of it', async () => {
-      const slow = await startGateway({ configPath: copy.path, env: env(fake.origin, { GATEWAY_UPSTREAM_TIMEOUT_MS: '400' }) });
+      const slow = await startGateway({ configPath: copy.path, env: env(fake.url, { GATEWAY_UPSTREAM_TIMEOUT_MS: '400' }) });
       try {
-        fake.queue(hang);
+        fake.enqueue({ hang: true });
         const started = Date.now();
         const res = await fetch(`${slow.url}/v1/chat/completions`, {
           method: 'POST',

@@ -28,36 +28,30 @@ describe('e2e clients: reasoning + tools on Claude through OpenAI-format clients
     inputSchema: jsonSchema<{ city: string; unit: string }>(WEATHER_TOOL.parameters as Parameters<typeof jsonSchema>[0]),
     execute: async () => JSON.parse(TOOL_RESULT) as unknown,
   });
-  const lastAssistant = (n: number): Obj[] => ((h.fakes.anthropic.requests[n]!.body.messages as Obj[]).findLast((m) => m.role === 'assistant')!.content as Obj[]);
-
-  cell(h, 'AI SDK .chat() with reasoningEffort: the tool loop completes, step 2 without thinking', async () => {
+  /** The AI SDK's weather tool loop on MODEL with high reasoning effort, through its chat or Responses model; the final text. */
+  const runAiSdkToolLoop = async (api: 'chat' | 'responses'): Promise<string> => {
     h.fakes.anthropic.enqueue({ fixture: 'thinking-tool-call' }, { fixture: 'tool-final' });
     const openai = createOpenAI({ baseURL: `${h.gw.url}/v1`, apiKey: h.gw.key });
     const result = await generateText({
-      model: openai.chat(MODEL),
+      model: api === 'chat' ? openai.chat(MODEL) : openai.responses(MODEL),
       tools: { [WEATHER_TOOL.name]: aiSdkWeather },
       stopWhen: stepCountIs(3),
       prompt: TOOL_QUESTION,
       providerOptions: { openai: { forceReasoning: true, reasoningEffort: 'high' } },
       maxRetries: 0,
     });
-    expect(result.text).to.equal(ANSWERS.toolFinal);
+    return result.text;
+  };
+  const lastAssistant = (n: number): Obj[] => ((h.fakes.anthropic.requests[n]!.body.messages as Obj[]).findLast((m) => m.role === 'assistant')!.content as Obj[]);
+
+  cell(h, 'AI SDK .chat() with reasoningEffort: the tool loop completes, step 2 without thinking', async () => {
+    expect(await runAiSdkToolLoop('chat')).to.equal(ANSWERS.toolFinal);
     expect(h.fakes.anthropic.requests[0]!.body.thinking).to.not.equal(undefined);
     expect(h.fakes.anthropic.requests[1]!.body).to.not.have.property('thinking');
   });
 
   cell(h, 'AI SDK .responses() with reasoningEffort: thinking stays on and its signed block goes back', async () => {
-    h.fakes.anthropic.enqueue({ fixture: 'thinking-tool-call' }, { fixture: 'tool-final' });
-    const openai = createOpenAI({ baseURL: `${h.gw.url}/v1`, apiKey: h.gw.key });
-    const result = await generateText({
-      model: openai.responses(MODEL),
-      tools: { [WEATHER_TOOL.name]: aiSdkWeather },
-      stopWhen: stepCountIs(3),
-      prompt: TOOL_QUESTION,
-      providerOptions: { openai: { forceReasoning: true, reasoningEffort: 'high' } },
-      maxRetries: 0,
-    });
-    expect(result.text).to.equal(ANSWERS.toolFinal);
+    expect(await runAiSdkToolLoop('responses')).to.equal(ANSWERS.toolFinal);
     expect(h.fakes.anthropic.requests[1]!.body.thinking).to.not.equal(undefined);
     expect(lastAssistant(1)[0]).to.deep.equal({ type: 'thinking', thinking: THINKING.text, signature: THINKING.anthropicSignature });
   });

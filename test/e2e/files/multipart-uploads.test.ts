@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI, { toFile } from 'openai';
-import { makeMp3Like, makeWav } from '../../fakes/media-bytes.js';
+import { makeMp3Like, makeWav } from '../../kit/providers/media-bytes.js';
 import { lastRequest, startProviderRig, type ProviderRig } from '../providers/setup.js';
 
 /** Every file (not folder) under a directory, recursively; [] when it does not exist. */
@@ -51,6 +51,7 @@ describe('e2e/files/multipart-uploads', () => {
     await rig.close();
     await rm(filesDir, { recursive: true, force: true });
   });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   const postForm = async (path: string, body: FormData) => {
     const res = await fetch(`${rig.gw.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${rig.gw.key}` }, body });

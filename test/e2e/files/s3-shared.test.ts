@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import OpenAI, { NotFoundError, toFile } from 'openai';
-import { makeWav } from '../../fakes/media-bytes.js';
+import { makeWav } from '../../kit/providers/media-bytes.js';
 import { startGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { freshRedisStore, S3_CREDENTIALS, startTestS3, writeFilesProject, type TestS3 } from './support/s3-project.js';
 

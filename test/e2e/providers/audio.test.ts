@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { makeWav } from '../../fakes/media-bytes.js';
+import { makeWav } from '../../kit/providers/media-bytes.js';
 import { TEST_KEY } from '../../helpers/gateway.js';
 import { lastRequest, startProviderRig, type ProviderRig } from './setup.js';
 
@@ -10,6 +10,7 @@ describe('e2e/providers/audio', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig({ GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}` }); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   describe('speech', () => {
     it('streams OpenAI speech bytes unchanged to the official SDK, with the content type', async () => {
@@ -45,7 +46,7 @@ describe('e2e/providers/audio', () => {
       const upstream = lastRequest(rig.elevenlabs, '/v1/text-to-speech/voice123');
       expect(upstream.headers['xi-api-key']).to.equal('xi-test');
       expect(upstream.headers.authorization).to.equal(undefined);
-      expect(upstream.query.get('output_format')).to.equal('mp3_44100_128');
+      expect(upstream.query.output_format).to.equal('mp3_44100_128');
       expect(upstream.json).to.deep.equal({ text: 'Bonjour', model_id: 'eleven_flash_v2_5', language_code: 'fr' });
     });
 
@@ -56,7 +57,7 @@ describe('e2e/providers/audio', () => {
       expect(res.bytes.subarray(0, 4).toString('latin1')).to.equal('RIFF');
       const upstream = lastRequest(rig.elevenlabs, /^\/v1\/text-to-speech\//);
       expect(upstream.path).to.equal('/v1/text-to-speech/JBFqnCBsd6RMkjVDRZzb');
-      expect(upstream.query.get('output_format')).to.equal('wav_44100');
+      expect(upstream.query.output_format).to.equal('wav_44100');
     });
 
     it('refuses a response_format the provider cannot produce with a 400', async () => {
@@ -81,7 +82,7 @@ describe('e2e/providers/audio', () => {
       expect(Buffer.from(String(res.json.audio_base64), 'base64').equals(rig.elevenlabs.audioBytes)).to.equal(true);
       const upstream = lastRequest(rig.elevenlabs, '/v1/music');
       expect(upstream.json).to.deep.equal({ prompt: 'lofi beat', music_length_ms: 12500, model_id: 'music_v1' });
-      expect(upstream.query.get('output_format')).to.equal('mp3_44100_128');
+      expect(upstream.query.output_format).to.equal('mp3_44100_128');
     });
 
     it('has the same envelope keys as the sandbox', async () => {

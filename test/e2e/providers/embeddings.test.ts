@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { fakeVector } from '../../fakes/media-bytes.js';
+import { fakeVector } from '../../kit/providers/media-bytes.js';
 import { lastRequest, startProviderRig, type ProviderRig } from './setup.js';
 
 /** The normalized embeddings answer every provider must give (same as the sandbox's). */
@@ -41,7 +41,7 @@ describe('e2e/providers/embeddings', () => {
     });
 
     it('keeps the upstream status and message when the upstream refuses', async () => {
-      rig.openai.failNext('/v1/embeddings', { status: 429, headers: { 'retry-after': '7' }, json: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } });
+      rig.openai.enqueueFor('openai-media', { status: 429, retryAfter: '7', errorBody: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } } });
       const res = await rig.post('/v1/embeddings', { model: 'openai/text-embedding-3-small', input: 'x' });
       expect(res.status).to.equal(429);
       expect(res.headers.get('retry-after')).to.equal('7');
@@ -152,6 +152,9 @@ describe('e2e/providers/embeddings', () => {
       expect(checked.length).to.be.greaterThan(8);
       // The Cohere 300-dimension request is the one deliberate upstream refusal.
       expect(checked.filter((f) => f.errors.length > 0 && !f.errors.some((e) => e.includes('output_dimension must be one of')))).to.deep.equal([]);
+      // ... and the only request any provider refused (nothing unrouted, no wrong key).
+      expect(rig.violations()).to.have.length(1);
+      expect(rig.violations()[0]).to.match(/^cohere: POST \/v2\/embed: .*output_dimension must be one of/);
     });
   });
 });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { GatewayError } from '../../../src/errors/gateway-error.js';
 import { createMediaFetcher } from '../../../src/upstream/fetch-media.js';
-import { startFakeServer, type FakeReply, type FakeServer } from '../../fakes/fake-server.js';
-import { makePng } from '../../fakes/media-bytes.js';
+import { makePng } from '../../kit/providers/media-bytes.js';
+import { startMediaHost, type MediaHost } from '../../kit/providers/media-host.js';
 import { startProviderRig, type ProviderRig } from './setup.js';
 
 /** The GatewayError a fetch fails with (or a failure when it succeeds). */
@@ -17,17 +17,17 @@ async function refusal(fetching: Promise<unknown>): Promise<GatewayError> {
 }
 
 describe('e2e/providers/fetch-media (fetching on a client\'s behalf)', () => {
-  let media: FakeServer;
+  let media: MediaHost;
   before(async () => {
-    media = await startFakeServer(async (req): Promise<FakeReply> => {
-      if (req.path === '/big') return { headers: { 'content-type': 'image/png', 'content-length': '5000' }, body: Buffer.alloc(5000) };
-      if (req.path === '/big-chunked') return { headers: { 'content-type': 'image/png' }, chunks: [Buffer.alloc(800), Buffer.alloc(800)] };
-      if (req.path === '/slow') {
+    media = await startMediaHost({
+      '/big': () => ({ headers: { 'content-type': 'image/png', 'content-length': '5000' }, body: Buffer.alloc(5000) }),
+      '/big-chunked': () => ({ headers: { 'content-type': 'image/png' }, chunks: [Buffer.alloc(800), Buffer.alloc(800)] }),
+      '/slow': async () => {
         await new Promise((r) => setTimeout(r, 1500));
         return { body: 'late' };
-      }
-      if (req.path === '/redirect') return { status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } };
-      return { headers: { 'content-type': 'image/png' }, body: makePng() };
+      },
+      '/redirect': () => ({ status: 302, headers: { location: 'http://169.254.169.254/latest/meta-data/' } }),
+      '*': () => ({ headers: { 'content-type': 'image/png' }, body: makePng() }),
     });
   });
   after(async () => { await media.close(); });
@@ -86,6 +86,7 @@ describe('e2e/providers/fetch-media (fetching on a client\'s behalf)', () => {
     let rig: ProviderRig;
     before(async () => { rig = await startProviderRig(); });
     after(async () => { await rig.close(); });
+    afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
     it('refuses a loopback image URL in an edit before any fetch or upstream call', async () => {
       const before = { media: media.requests.length, openai: rig.openai.requests.length };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import OpenAI, { toFile } from 'openai';
-import { makeMp3Like } from '../../fakes/media-bytes.js';
+import { makeMp3Like } from '../../kit/providers/media-bytes.js';
 import { TEST_KEY } from '../../helpers/gateway.js';
 import { startProviderRig, type ProviderRig } from './setup.js';
 
@@ -10,6 +10,7 @@ describe('e2e/providers/files', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig({ GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}` }); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   it('forwards an SDK multipart upload to OpenAI /files and records provider_file_id, bytes unchanged', async () => {
     const bytes = makeMp3Like(70_000, 3);
@@ -46,7 +47,7 @@ describe('e2e/providers/files', () => {
   });
 
   it('fails the upload with the provider\'s error when the provider refuses it', async () => {
-    rig.openai.failNext('/v1/files', { status: 413, json: { error: { message: 'File too large.', type: 'invalid_request_error', code: null } } });
+    rig.openai.enqueueFor('openai-media', { status: 413, errorBody: { error: { message: 'File too large.', type: 'invalid_request_error', code: null } } });
     const res = await rig.post('/v1/files', { content_base64: Buffer.from('x').toString('base64'), provider: 'openai' });
     expect(res.status).to.equal(413);
     expect((res.json.error as Record<string, unknown>).message).to.contain('File too large.');

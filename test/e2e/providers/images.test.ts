@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { startFakeServer, type FakeServer } from '../../fakes/fake-server.js';
-import { makePng } from '../../fakes/media-bytes.js';
+import { startMediaHost, type MediaHost } from '../../kit/providers/media-host.js';
+import { makePng } from '../../kit/providers/media-bytes.js';
 import { TEST_KEY } from '../../helpers/gateway.js';
 import { lastRequest, startProviderRig, type ProviderRig } from './setup.js';
 
@@ -9,13 +9,14 @@ const OTHER_KEY = 'other-key-0123456789';
 
 describe('e2e/providers/images', () => {
   let rig: ProviderRig;
-  let media: FakeServer;
+  let media: MediaHost;
   const red = makePng(2, 2, [255, 0, 0]);
   const green = makePng(3, 1, [0, 255, 0]);
   const blue = makePng(1, 3, [0, 0, 255]);
 
   before(async () => {
-    media = await startFakeServer((req) => (req.path === '/green.png' ? { headers: { 'content-type': 'image/png' }, body: green } : { status: 404, body: 'no' }));
+    // Any other path is a 404 (the unreachable-URL test below).
+    media = await startMediaHost({ '/green.png': () => ({ headers: { 'content-type': 'image/png' }, body: green }) });
     // Loopback media server: this gateway is allowed to fetch private addresses (tests only).
     rig = await startProviderRig({ GATEWAY_FETCH_ALLOW_PRIVATE: 'true', GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}` });
   });
@@ -131,6 +132,7 @@ describe('e2e/providers/images', () => {
       expect(rig.google.findings.length + rig.openai.findings.length).to.equal(4);
       expect(rig.google.findings.filter((f) => f.errors.length > 0)).to.deep.equal([]);
       expect(rig.openai.findings.filter((f) => f.errors.length > 0)).to.deep.equal([]);
+      expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]);
     });
   });
 });

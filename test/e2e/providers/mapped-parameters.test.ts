@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { fakeVector } from '../../fakes/media-bytes.js';
+import { fakeVector } from '../../kit/providers/media-bytes.js';
 import { lastRequest, startProviderRig, type ProviderRig } from './setup.js';
 
 /**
@@ -12,6 +12,7 @@ describe('e2e/providers/mapped-parameters (catalog drops nothing)', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig({}, { permissive: true }); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   async function refused(fake: { requests: unknown[] }, body: Record<string, unknown>): Promise<Record<string, unknown>> {
     const before = fake.requests.length;

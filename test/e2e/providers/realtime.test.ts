@@ -31,6 +31,7 @@ describe('e2e/providers/realtime', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig({ GATEWAY_REALTIME_SECRET: SECRET }); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   async function createSession(maxDuration: number): Promise<Record<string, unknown>> {
     const res = await rig.post('/v1/realtime/sessions', { model: 'openai/gpt-realtime-2.1', max_duration_seconds: maxDuration, max_budget_usd: 1 });
@@ -107,6 +108,7 @@ describe('e2e/providers/realtime', () => {
       expect(closed.code).to.equal(1011);
       expect(closed.reason).to.equal('upstream_refused_401');
       expect(rig2.openai.realtime).to.have.length(1);
+      expect(rig2.violations()).to.deep.equal(['openai: realtime handshake /v1/realtime?model=gpt-realtime refused (wrong key or no model)']);
     } finally {
       await rig2.close();
     }

@@ -12,6 +12,7 @@ describe('e2e/providers/rerank-documents', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig(); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   const documents = ['Paris is the capital of France.', 'Berlin has many bridges.', 'The capital of Italy is Rome.'];
   const models = ['cohere/rerank-v3.5', 'cohere/rerank-v4.0-pro', 'voyage/rerank-2.5', 'jina/jina-reranker-v2-base-multilingual', 'sandbox/rerank-1'];

@@ -20,6 +20,7 @@ describe('e2e/providers/rerank', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig(); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
   describe('cohere', () => {
     it('maps top_k to top_n and reads v2 results and search units', async () => {

@@ -6,24 +6,29 @@ import type { ModelSpec } from '../../../src/config/types.js';
 import { createLogger } from '../../../src/server/logger.js';
 import { startGateway as startServer } from '../../../src/server/start.js';
 import { startGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { startFakeCohere, type FakeCohere } from '../../fakes/cohere.js';
-import { startFakeElevenLabs, type FakeElevenLabs } from '../../fakes/elevenlabs.js';
-import { startFakeGoogle, type FakeGoogle } from '../../fakes/google.js';
-import { startFakeJina, type FakeJina } from '../../fakes/jina.js';
-import { startFakeMistral, type FakeMistral } from '../../fakes/mistral.js';
-import { startFakeOpenAi, type FakeOpenAi } from '../../fakes/openai.js';
-import { startFakeVoyage, type FakeVoyage } from '../../fakes/voyage.js';
+import type { KitRequest, KitUpstream } from '../../kit/fake-upstream.js';
+import { startCohereUpstream, type CohereUpstream } from '../../kit/providers/cohere.js';
+import { startElevenLabsUpstream, type ElevenLabsUpstream } from '../../kit/providers/elevenlabs.js';
+import { startGoogleUpstream, type GoogleUpstream } from '../../kit/providers/google.js';
+import { startJinaUpstream, type JinaUpstream } from '../../kit/providers/jina.js';
+import { startMistralUpstream, type MistralUpstream } from '../../kit/providers/mistral.js';
+import { startOpenAiUpstream, type OpenAiUpstream } from '../../kit/providers/openai.js';
+import { startVoyageUpstream, type VoyageUpstream } from '../../kit/providers/voyage.js';
 
-/** The real gateway (gateway.yaml) wired to one fake upstream per provider. */
+/** The real gateway (gateway.yaml) wired to one kit upstream per provider. */
 export interface ProviderRig {
   gw: TestGateway;
-  openai: FakeOpenAi;
-  google: FakeGoogle;
-  cohere: FakeCohere;
-  voyage: FakeVoyage;
-  jina: FakeJina;
-  mistral: FakeMistral;
-  elevenlabs: FakeElevenLabs;
+  openai: OpenAiUpstream;
+  google: GoogleUpstream;
+  cohere: CohereUpstream;
+  voyage: VoyageUpstream;
+  jina: JinaUpstream;
+  mistral: MistralUpstream;
+  elevenlabs: ElevenLabsUpstream;
+  /** Every provider's kit upstream. */
+  upstreams: KitUpstream[];
+  /** The violations of every upstream (requests a provider would have refused, unrouted ones). */
+  violations(): string[];
   /** POSTs JSON with the test key; returns status, headers and the parsed JSON (or bytes). */
   post(path: string, body: unknown, key?: string): Promise<RigResponse>;
   get(path: string, key?: string): Promise<RigResponse>;
@@ -33,14 +38,15 @@ export interface ProviderRig {
 export interface RigResponse { status: number; headers: Headers; json: Record<string, unknown>; bytes: Buffer }
 
 /**
- * Starts the fakes and a gateway whose providers point at them through the documented
+ * Starts one kit upstream per provider (each serving that provider's handler dialects) and a gateway whose providers point at them through the documented
  * `<NAME>_API_KEY` / `<NAME>_BASE_URL` variables (base URLs written as each SDK expects).
  * Job polls run every 50 ms (GATEWAY_JOB_POLL_MS).
  */
 export async function startProviderRig(env: Record<string, string> = {}, options: { permissive?: boolean; models?: ModelSpec[] } = {}): Promise<ProviderRig> {
   const [openai, google, cohere, voyage, jina, mistral, elevenlabs] = await Promise.all([
-    startFakeOpenAi(), startFakeGoogle(), startFakeCohere(), startFakeVoyage(), startFakeJina(), startFakeMistral(), startFakeElevenLabs(),
+    startOpenAiUpstream(), startGoogleUpstream(), startCohereUpstream(), startVoyageUpstream(), startJinaUpstream(), startMistralUpstream(), startElevenLabsUpstream(),
   ]);
+  const upstreams: KitUpstream[] = [openai, google, cohere, voyage, jina, mistral, elevenlabs];
   const rigEnv: Record<string, string> = {
     OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: `${openai.url}/v1`,
     GEMINI_API_KEY: 'g-test', GEMINI_BASE_URL: google.url,
@@ -64,19 +70,20 @@ export async function startProviderRig(env: Record<string, string> = {}, options
     return { status: res.status, headers: res.headers, json: isJson ? JSON.parse(bytes.toString('utf8')) as Record<string, unknown> : {}, bytes };
   };
   return {
-    gw, openai, google, cohere, voyage, jina, mistral, elevenlabs,
+    gw, openai, google, cohere, voyage, jina, mistral, elevenlabs, upstreams,
+    violations: () => upstreams.flatMap((u) => u.violations),
     post: (path, body, key = gw.key) => send('POST', path, body, key),
     get: (path, key = gw.key) => send('GET', path, undefined, key),
     async close() {
       await gw.close();
-      await Promise.all([openai, google, cohere, voyage, jina, mistral, elevenlabs].map((f) => f.close()));
+      await Promise.all(upstreams.map((u) => u.close()));
     },
   };
 }
 
-/** The last request a fake received on a path. */
-export function lastRequest<T extends { requests: Array<{ path: string }> }>(fake: T, path: string | RegExp): T['requests'][number] {
-  const list = fake.requests.filter((r) => (typeof path === 'string' ? r.path === path : path.test(r.path)));
+/** The last request an upstream received on a path. */
+export function lastRequest(upstream: { requests: KitRequest[] }, path: string | RegExp): KitRequest {
+  const list = upstream.requests.filter((r) => (typeof path === 'string' ? r.path === path : path.test(r.path)));
   const last = list[list.length - 1];
   if (!last) throw new Error(`no request to ${String(path)}`);
   return last;

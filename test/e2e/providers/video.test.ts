@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { makePng } from '../../fakes/media-bytes.js';
+import { makePng } from '../../kit/providers/media-bytes.js';
 import { TEST_KEY } from '../../helpers/gateway.js';
 import { lastRequest, startProviderRig, type ProviderRig } from './setup.js';
 
@@ -9,6 +9,7 @@ describe('e2e/providers/video', () => {
   let rig: ProviderRig;
   before(async () => { rig = await startProviderRig({ GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}` }); });
   after(async () => { await rig.close(); });
+  afterEach(() => expect(rig.violations(), 'requests a provider would have refused').to.deep.equal([]));
   beforeEach(() => {
     rig.google.pollsUntilDone = 2;
     rig.google.failWith = undefined;
@@ -115,6 +116,7 @@ describe('e2e/providers/video', () => {
       sora = await startProviderRig({}, { models: [{ id: 'openai/sora-2', provider: 'openai', upstream: 'sora-2', endpoints: ['/v1/video/generations'] }] });
     });
     after(async () => { await sora.close(); });
+    afterEach(() => expect(sora.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
     it('creates the video as JSON, polls its status and downloads /content with the key', async () => {
       const png = makePng(2, 2);

@@ -27,7 +27,10 @@ const SCENARIO = {
     anthropic: { routing: { timeouts: { first_byte_ms: 400, idle_ms: 400 } } },
   },
   models: { [CLAUDE]: { fallbacks: [CHAT] }, [HEDGED]: { fallbacks: [CHAT], hedge_after_ms: 250 }, [SHORT]: { routing: { timeouts: { total_ms: 1800 } } } },
-  extraModels: [{ id: 'gateway/fast', name: 'Fast', route: { strategy: 'fallback', targets: [CLAUDE, { model: CHAT, weight: 2 }] } }],
+  extraModels: [
+    { id: 'gateway/fast', name: 'Fast', route: { strategy: 'fallback', targets: [CLAUDE, { model: CHAT, weight: 2 }] } },
+    { id: 'gateway/cheap', name: 'Cheap', route: { strategy: 'cheapest', targets: [CHAT, CLAUDE] } },
+  ],
 };
 
 describe('e2e/routing: retries, fallbacks and deadlines of text calls (official SDKs, fake-upstream kit)', function () {
@@ -289,6 +292,17 @@ describe('e2e/routing: retries, fallbacks and deadlines of text calls (official 
       expect(data.model).to.equal(CHAT);
       expect(response.headers.get('x-gateway-model')).to.equal(CHAT);
       expect(kit.anthropic.requests).to.have.length(3);
+    });
+
+    it('tries a cheapest router\'s targets by this request\'s estimated price, the cheaper first whatever the list order', async () => {
+      // Claude Haiku costs less than GPT-4.1 mini per prompt and per output token (catalog pricing).
+      kit.anthropic.enqueue({ status: 500 }, { status: 500 }, { status: 500 });
+      const { data, response } = await openai.chat.completions.create({ model: 'gateway/cheap', max_tokens: 50, ...ask }).withResponse();
+      expect(kit.anthropic.requests, 'the cheaper target, listed second, was tried first').to.have.length(3);
+      expect(data.model).to.equal(CHAT);
+      expect(response.headers.get('x-gateway-model')).to.equal(CHAT);
+      expect(response.headers.get('x-gateway-fallback-reason')).to.equal('500');
+      expect(kit.openai.requests.length + kit.openai2.requests.length).to.equal(1);
     });
   });
 

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type OpenAI from 'openai';
-import type { TestGateway } from '../../helpers/gateway.js';
-import { bootSandbox, getJson, openAiClient } from './helpers.js';
+import { getJson, openAiClient, useSandbox } from './helpers.js';
 
 const MODEL = 'sandbox/echo-1';
 const weatherTool: OpenAI.Chat.Completions.ChatCompletionTool = {
@@ -17,17 +16,11 @@ const weatherTool: OpenAI.Chat.Completions.ChatCompletionTool = {
 interface ThinkingMessage { reasoning_content?: string; thinking_blocks?: Array<{ type: string; thinking?: string; signature?: string }> }
 
 describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await bootSandbox();
-    client = openAiClient(gw);
-  });
-  after(() => gw.close());
+  const sb = useSandbox(openAiClient);
 
   describe('chat.completions.create', () => {
     it('answers a plain request with the echo, the canonical model id and usage', async () => {
-      const completion = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hello gateway' }] });
+      const completion = await sb.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'hello gateway' }] });
       expect(completion.object).to.equal('chat.completion');
       expect(completion.id).to.match(/^chatcmpl-/);
       expect(completion.model).to.equal(MODEL);
@@ -41,7 +34,7 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
     });
 
     it('honours a system message and max_completion_tokens (finish length)', async () => {
-      const completion = await client.chat.completions.create({
+      const completion = await sb.client.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'system', content: 'Be terse.' }, { role: 'user', content: 'one two three four five six seven eight nine ten eleven twelve' }],
         max_completion_tokens: 2,
@@ -52,7 +45,7 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
     });
 
     it('streams chunk by chunk and adds the usage chunk when include_usage is true', async () => {
-      const stream = await client.chat.completions.create({
+      const stream = await sb.client.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'stream these five words please' }],
         stream: true,
@@ -73,7 +66,7 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
     });
 
     it('leaves the usage chunk out when include_usage is not asked', async () => {
-      const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'no usage please' }], stream: true });
+      const stream = await sb.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'no usage please' }], stream: true });
       const chunks: OpenAI.Chat.Completions.ChatCompletionChunk[] = [];
       for await (const chunk of stream) chunks.push(chunk);
       expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).to.equal('Echo: no usage please');
@@ -83,7 +76,7 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
 
     it('calls a tool with schema-valid arguments, then answers from the tool result', async () => {
       const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Use get_weather for Paris' }];
-      const first = await client.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
+      const first = await sb.client.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
       const choice = first.choices[0]!;
       expect(choice.finish_reason).to.equal('tool_calls');
       expect(choice.message.content).to.equal(null);
@@ -96,13 +89,13 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
       if (args.unit !== undefined) expect(['celsius', 'fahrenheit']).to.include(args.unit);
 
       messages.push(choice.message, { role: 'tool', tool_call_id: call.id, content: '18 C and sunny' });
-      const second = await client.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
+      const second = await sb.client.chat.completions.create({ model: MODEL, messages, tools: [weatherTool] });
       expect(second.choices[0]!.finish_reason).to.equal('stop');
       expect(second.choices[0]!.message.content).to.equal('Tool get_weather returned: 18 C and sunny');
     });
 
     it('streams tool-call arguments as fragments that join into valid JSON', async () => {
-      const stream = await client.chat.completions.create({
+      const stream = await sb.client.chat.completions.create({
         model: MODEL,
         messages: [{ role: 'user', content: 'Use get_weather for Reykjavik in celsius' }],
         tools: [weatherTool],
@@ -132,9 +125,9 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
     });
 
     it('returns signed thinking with reasoning_effort, which the model card lists as supported', async () => {
-      const card = await getJson<{ supported_parameters: string[] }>(gw, `/v1/models/${MODEL}`);
+      const card = await getJson<{ supported_parameters: string[] }>(sb.gw, `/v1/models/${MODEL}`);
       expect(card.body.supported_parameters).to.include('reasoning_effort');
-      const completion = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'think first' }], reasoning_effort: 'low' });
+      const completion = await sb.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'think first' }], reasoning_effort: 'low' });
       const message = completion.choices[0]!.message as OpenAI.Chat.Completions.ChatCompletionMessage & ThinkingMessage;
       expect(message.content).to.equal('Echo: think first');
       expect(message.reasoning_content).to.be.a('string').and.include('think first');
@@ -144,7 +137,7 @@ describe('e2e sandbox: POST /v1/chat/completions (openai SDK)', () => {
     });
 
     it('streams thinking deltas before the answer with reasoning_effort', async () => {
-      const stream = await client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'think while streaming' }], reasoning_effort: 'medium', stream: true });
+      const stream = await sb.client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: 'think while streaming' }], reasoning_effort: 'medium', stream: true });
       let reasoning = '';
       let text = '';
       let sawTextBeforeReasoning = false;

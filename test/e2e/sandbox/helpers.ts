@@ -15,6 +15,20 @@ export function bootSandbox(env: Record<string, string> = {}): Promise<TestGatew
   return startGateway({ env: { GATEWAY_API_KEYS: `${KEY_A},${KEY_B}`, ...env } });
 }
 
+/** The sandbox gateway of one describe block and an SDK client on it with KEY_A (set in `before`). */
+export interface SandboxHarness<C> { gw: TestGateway; client: C }
+
+/** Registers hooks that boot the sandbox gateway and make its client before the block, and close it after. */
+export function useSandbox<C>(makeClient: (gw: TestGateway) => C): SandboxHarness<C> {
+  const h = {} as SandboxHarness<C>;
+  before(async () => {
+    h.gw = await bootSandbox();
+    h.client = makeClient(h.gw);
+  });
+  after(() => h.gw?.close());
+  return h;
+}
+
 /** The official OpenAI SDK pointed at the gateway (`/v1` base, no retries so errors surface). */
 export function openAiClient(gw: TestGateway, apiKey: string = KEY_A): OpenAI {
   return new OpenAI({ apiKey, baseURL: `${gw.url}/v1`, maxRetries: 0 });

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type OpenAI from 'openai';
-import type { TestGateway } from '../../helpers/gateway.js';
-import { bootSandbox, openAiClient, postJson, type ErrorEnvelope } from './helpers.js';
+import { openAiClient, postJson, useSandbox, type ErrorEnvelope } from './helpers.js';
 import { readPng } from './media-readers.js';
 
 const MODEL = 'sandbox/image-1';
@@ -10,20 +9,16 @@ const MODEL = 'sandbox/image-1';
 interface ImagesBody { created: number; data: Array<{ b64_json?: string; url?: string; revised_prompt?: string }>; size: string; output_format: string }
 
 describe('e2e sandbox: images', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
+  const sb = useSandbox(openAiClient);
   let sourcePng: Buffer;
   before(async () => {
-    gw = await bootSandbox();
-    client = openAiClient(gw);
-    const source = await client.images.generate({ model: MODEL, prompt: 'a source image', size: '48x40' as OpenAI.Images.ImageGenerateParams['size'] });
+    const source = await sb.client.images.generate({ model: MODEL, prompt: 'a source image', size: '48x40' as OpenAI.Images.ImageGenerateParams['size'] });
     sourcePng = Buffer.from(source.data![0]!.b64_json!, 'base64');
   });
-  after(() => gw.close());
 
   describe('POST /v1/images/generations (openai SDK images.generate)', () => {
     it('returns n decodable PNGs of the requested size as b64_json', async () => {
-      const result = await client.images.generate({ model: MODEL, prompt: 'a red fox in the snow', n: 2, size: '64x32' as OpenAI.Images.ImageGenerateParams['size'] });
+      const result = await sb.client.images.generate({ model: MODEL, prompt: 'a red fox in the snow', n: 2, size: '64x32' as OpenAI.Images.ImageGenerateParams['size'] });
       expect(result.created).to.be.a('number');
       expect(result.data).to.have.length(2);
       const pngs = result.data!.map((d) => Buffer.from(d.b64_json!, 'base64'));
@@ -39,22 +34,22 @@ describe('e2e sandbox: images', () => {
 
     it('is deterministic: same prompt and seed give the same bytes, another prompt other bytes', async () => {
       const body = { model: MODEL, prompt: 'a lighthouse', size: '32x32', seed: 7 };
-      const a = await postJson<ImagesBody>(gw, '/v1/images/generations', body);
-      const b = await postJson<ImagesBody>(gw, '/v1/images/generations', body);
-      const c = await postJson<ImagesBody>(gw, '/v1/images/generations', { ...body, prompt: 'a windmill' });
+      const a = await postJson<ImagesBody>(sb.gw, '/v1/images/generations', body);
+      const b = await postJson<ImagesBody>(sb.gw, '/v1/images/generations', body);
+      const c = await postJson<ImagesBody>(sb.gw, '/v1/images/generations', { ...body, prompt: 'a windmill' });
       expect(a.body.data[0]!.b64_json).to.equal(b.body.data[0]!.b64_json);
       expect(a.body.data[0]!.b64_json).to.not.equal(c.body.data[0]!.b64_json);
     });
 
     it('returns a data: URL when response_format is url', async () => {
-      const result = await client.images.generate({ model: MODEL, prompt: 'a blue square', size: '16x16' as OpenAI.Images.ImageGenerateParams['size'], response_format: 'url' });
+      const result = await sb.client.images.generate({ model: MODEL, prompt: 'a blue square', size: '16x16' as OpenAI.Images.ImageGenerateParams['size'], response_format: 'url' });
       const url = result.data![0]!.url!;
       expect(url).to.match(/^data:image\/png;base64,/);
       expect(readPng(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).width).to.equal(16);
     });
 
     it('rejects n above 6 with 400 naming n', async () => {
-      const res = await postJson<ErrorEnvelope>(gw, '/v1/images/generations', { model: MODEL, prompt: 'x', n: 7 });
+      const res = await postJson<ErrorEnvelope>(sb.gw, '/v1/images/generations', { model: MODEL, prompt: 'x', n: 7 });
       expect(res.status).to.equal(400);
       expect(res.body.error.message).to.include('n');
       expect(res.body.error.code).to.equal('validation_failed');
@@ -64,7 +59,7 @@ describe('e2e sandbox: images', () => {
   describe('POST /v1/images/edits (JSON image references)', () => {
     it('edits an image given as a data: URI string, at the source size', async () => {
       const dataUrl = `data:image/png;base64,${sourcePng.toString('base64')}`;
-      const res = await postJson<ImagesBody>(gw, '/v1/images/edits', { model: MODEL, prompt: 'make it night', image: dataUrl });
+      const res = await postJson<ImagesBody>(sb.gw, '/v1/images/edits', { model: MODEL, prompt: 'make it night', image: dataUrl });
       expect(res.status).to.equal(200);
       const info = readPng(Buffer.from(res.body.data[0]!.b64_json!, 'base64'));
       expect([info.width, info.height]).to.deep.equal([48, 40]);
@@ -73,7 +68,7 @@ describe('e2e sandbox: images', () => {
 
     it('accepts the {url} and {type: image_url, url} forms in images (1 to 5 items)', async () => {
       const url = `data:image/png;base64,${sourcePng.toString('base64')}`;
-      const res = await postJson<ImagesBody>(gw, '/v1/images/edits', {
+      const res = await postJson<ImagesBody>(sb.gw, '/v1/images/edits', {
         model: MODEL,
         prompt: 'blend them',
         images: [{ url }, { type: 'image_url', url }],
@@ -85,25 +80,25 @@ describe('e2e sandbox: images', () => {
     });
 
     it('seeds the result with the source bytes: another source gives another image', async () => {
-      const other = await postJson<ImagesBody>(gw, '/v1/images/generations', { model: MODEL, prompt: 'another source', size: '48x40' });
-      const edit = (png: string) => postJson<ImagesBody>(gw, '/v1/images/edits', { model: MODEL, prompt: 'same edit', image: { url: `data:image/png;base64,${png}` } });
+      const other = await postJson<ImagesBody>(sb.gw, '/v1/images/generations', { model: MODEL, prompt: 'another source', size: '48x40' });
+      const edit = (png: string) => postJson<ImagesBody>(sb.gw, '/v1/images/edits', { model: MODEL, prompt: 'same edit', image: { url: `data:image/png;base64,${png}` } });
       const a = await edit(sourcePng.toString('base64'));
       const b = await edit(other.body.data[0]!.b64_json!);
       expect(a.body.data[0]!.b64_json).to.not.equal(b.body.data[0]!.b64_json);
     });
 
     it('answers 400 when neither image nor images is given, and when images has 6 items', async () => {
-      const none = await postJson<ErrorEnvelope>(gw, '/v1/images/edits', { model: MODEL, prompt: 'x' });
+      const none = await postJson<ErrorEnvelope>(sb.gw, '/v1/images/edits', { model: MODEL, prompt: 'x' });
       expect(none.status).to.equal(400);
       expect(none.body.error.message).to.match(/image/);
       const url = 'data:image/png;base64,AAAA';
-      const six = await postJson<ErrorEnvelope>(gw, '/v1/images/edits', { model: MODEL, prompt: 'x', images: Array(6).fill(url) });
+      const six = await postJson<ErrorEnvelope>(sb.gw, '/v1/images/edits', { model: MODEL, prompt: 'x', images: Array(6).fill(url) });
       expect(six.status).to.equal(400);
       expect(six.body.error.message).to.include('images');
     });
 
     it('answers 400 invalid_image for bytes that are not an image', async () => {
-      const res = await postJson<ErrorEnvelope>(gw, '/v1/images/edits', { model: MODEL, prompt: 'x', image: `data:image/png;base64,${Buffer.from('not an image').toString('base64')}` });
+      const res = await postJson<ErrorEnvelope>(sb.gw, '/v1/images/edits', { model: MODEL, prompt: 'x', image: `data:image/png;base64,${Buffer.from('not an image').toString('base64')}` });
       expect(res.status).to.equal(400);
       expect(res.body.error.code).to.equal('invalid_image');
     });

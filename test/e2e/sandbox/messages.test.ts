@@ -1,7 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
-import type { TestGateway } from '../../helpers/gateway.js';
-import { anthropicClient, bootSandbox } from './helpers.js';
+import { anthropicClient, useSandbox } from './helpers.js';
 
 const MODEL = 'sandbox/echo-1';
 const weatherTool: Anthropic.Tool = {
@@ -11,17 +10,11 @@ const weatherTool: Anthropic.Tool = {
 };
 
 describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
-  let gw: TestGateway;
-  let client: Anthropic;
-  before(async () => {
-    gw = await bootSandbox();
-    client = anthropicClient(gw);
-  });
-  after(() => gw.close());
+  const sb = useSandbox(anthropicClient);
 
   describe('messages.create', () => {
     it('answers a plain request as a message with a text block, stop reason and usage', async () => {
-      const message = await client.messages.create({ model: MODEL, max_tokens: 256, system: 'Be kind.', messages: [{ role: 'user', content: 'hello messages' }] });
+      const message = await sb.client.messages.create({ model: MODEL, max_tokens: 256, system: 'Be kind.', messages: [{ role: 'user', content: 'hello messages' }] });
       expect(message.type).to.equal('message');
       expect(message.role).to.equal('assistant');
       expect(message.id).to.match(/^msg_/);
@@ -36,7 +29,7 @@ describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
     });
 
     it('stops at a stop sequence and reports it', async () => {
-      const message = await client.messages.create({ model: MODEL, max_tokens: 256, stop_sequences: ['STOP'], messages: [{ role: 'user', content: 'one two STOP three' }] });
+      const message = await sb.client.messages.create({ model: MODEL, max_tokens: 256, stop_sequences: ['STOP'], messages: [{ role: 'user', content: 'one two STOP three' }] });
       expect(message.stop_reason).to.equal('stop_sequence');
       expect(message.stop_sequence).to.equal('STOP');
       const block = message.content[0]!;
@@ -44,7 +37,7 @@ describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
     });
 
     it('streams the messages event grammar, text arriving in several deltas', async () => {
-      const stream = client.messages.stream({ model: MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'stream this message to me' }] });
+      const stream = sb.client.messages.stream({ model: MODEL, max_tokens: 256, messages: [{ role: 'user', content: 'stream this message to me' }] });
       const types: string[] = [];
       const deltas: string[] = [];
       stream.on('streamEvent', (event) => types.push(event.type));
@@ -65,7 +58,7 @@ describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
 
     it('uses a tool, then answers from the tool result', async () => {
       const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Use get_weather for Lisbon' }];
-      const first = await client.messages.create({ model: MODEL, max_tokens: 256, tools: [weatherTool], messages });
+      const first = await sb.client.messages.create({ model: MODEL, max_tokens: 256, tools: [weatherTool], messages });
       expect(first.stop_reason).to.equal('tool_use');
       const use = first.content.find((b): b is Anthropic.ToolUseBlock => b.type === 'tool_use')!;
       expect(use.name).to.equal('get_weather');
@@ -73,14 +66,14 @@ describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
       expect((use.input as { city: unknown }).city).to.be.a('string').and.not.equal('');
 
       messages.push({ role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21 C, clear' }] });
-      const second = await client.messages.create({ model: MODEL, max_tokens: 256, tools: [weatherTool], messages });
+      const second = await sb.client.messages.create({ model: MODEL, max_tokens: 256, tools: [weatherTool], messages });
       expect(second.stop_reason).to.equal('end_turn');
       const block = second.content[0]!;
       expect(block.type === 'text' && block.text).to.equal('Tool get_weather returned: 21 C, clear');
     });
 
     it('streams a tool use whose input arrives complete (never an empty input)', async () => {
-      const stream = client.messages.stream({
+      const stream = sb.client.messages.stream({
         model: MODEL,
         max_tokens: 256,
         tools: [weatherTool],
@@ -99,7 +92,7 @@ describe('e2e sandbox: POST /v1/messages (@anthropic-ai/sdk)', () => {
     });
 
     it('returns a signed thinking block before the text when thinking is enabled', async () => {
-      const { data: message, response } = await client.messages.create({
+      const { data: message, response } = await sb.client.messages.create({
         model: MODEL,
         max_tokens: 2048,
         thinking: { type: 'enabled', budget_tokens: 1024 },

@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import type OpenAI from 'openai';
-import type { TestGateway } from '../../helpers/gateway.js';
-import { bootSandbox, openAiClient } from './helpers.js';
+import { openAiClient, useSandbox } from './helpers.js';
 
 const MODEL = 'sandbox/echo-1';
 const weatherTool: OpenAI.Responses.FunctionTool = {
@@ -13,17 +12,11 @@ const weatherTool: OpenAI.Responses.FunctionTool = {
 };
 
 describe('e2e sandbox: POST /v1/responses (openai SDK)', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await bootSandbox();
-    client = openAiClient(gw);
-  });
-  after(() => gw.close());
+  const sb = useSandbox(openAiClient);
 
   describe('responses.create', () => {
     it('answers a plain request; output_text is the echo', async () => {
-      const response = await client.responses.create({ model: MODEL, input: 'hello responses', instructions: 'Answer plainly.' });
+      const response = await sb.client.responses.create({ model: MODEL, input: 'hello responses', instructions: 'Answer plainly.' });
       expect(response.object).to.equal('response');
       expect(response.id).to.match(/^resp_/);
       expect(response.status).to.equal('completed');
@@ -36,12 +29,12 @@ describe('e2e sandbox: POST /v1/responses (openai SDK)', () => {
     });
 
     it('accepts chat-style input messages', async () => {
-      const response = await client.responses.create({ model: MODEL, input: [{ role: 'user', content: 'from a message list' }] });
+      const response = await sb.client.responses.create({ model: MODEL, input: [{ role: 'user', content: 'from a message list' }] });
       expect(response.output_text).to.equal('Echo: from a message list');
     });
 
     it('streams the responses event sequence through response.completed', async () => {
-      const stream = await client.responses.create({ model: MODEL, input: 'stream the response please', stream: true });
+      const stream = await sb.client.responses.create({ model: MODEL, input: 'stream the response please', stream: true });
       const types: string[] = [];
       let text = '';
       let completed: OpenAI.Responses.Response | undefined;
@@ -61,13 +54,13 @@ describe('e2e sandbox: POST /v1/responses (openai SDK)', () => {
     });
 
     it('calls a function, then answers from its output', async () => {
-      const first = await client.responses.create({ model: MODEL, input: 'Use get_weather for Oslo', tools: [weatherTool] });
+      const first = await sb.client.responses.create({ model: MODEL, input: 'Use get_weather for Oslo', tools: [weatherTool] });
       const call = first.output.find((o): o is OpenAI.Responses.ResponseFunctionToolCall => o.type === 'function_call')!;
       expect(call.name).to.equal('get_weather');
       expect(call.call_id).to.be.a('string').and.not.equal('');
       expect((JSON.parse(call.arguments) as { city: unknown }).city).to.be.a('string').and.not.equal('');
 
-      const second = await client.responses.create({
+      const second = await sb.client.responses.create({
         model: MODEL,
         tools: [weatherTool],
         input: [
@@ -80,7 +73,7 @@ describe('e2e sandbox: POST /v1/responses (openai SDK)', () => {
     });
 
     it('streams a function call whose arguments arrive complete', async () => {
-      const stream = await client.responses.create({ model: MODEL, input: 'Use get_weather for Quito', tools: [weatherTool], stream: true });
+      const stream = await sb.client.responses.create({ model: MODEL, input: 'Use get_weather for Quito', tools: [weatherTool], stream: true });
       let argumentDeltas = '';
       let done: OpenAI.Responses.ResponseFunctionToolCall | undefined;
       for await (const event of stream) {

@@ -1,7 +1,5 @@
 import { expect } from 'chai';
-import type OpenAI from 'openai';
-import type { TestGateway } from '../../helpers/gateway.js';
-import { bootSandbox, getJson, openAiClient, postJson, type ErrorEnvelope } from './helpers.js';
+import { getJson, openAiClient, postJson, useSandbox, type ErrorEnvelope } from './helpers.js';
 
 const EMBED = 'sandbox/embed-1';
 const RERANK = 'sandbox/rerank-1';
@@ -22,17 +20,11 @@ interface EmbeddingsBody { object: string; data: Array<{ index: number; embeddin
 interface RerankBody { results: Array<{ index: number; relevance_score: number; document?: { text: string } }> }
 
 describe('e2e sandbox: retrieval', () => {
-  let gw: TestGateway;
-  let client: OpenAI;
-  before(async () => {
-    gw = await bootSandbox();
-    client = openAiClient(gw);
-  });
-  after(() => gw.close());
+  const sb = useSandbox(openAiClient);
 
   describe('POST /v1/embeddings (openai SDK embeddings.create)', () => {
     it('returns unit vectors of the asked dimensions, closer for related texts (SDK decodes base64 by default)', async () => {
-      const result = await client.embeddings.create({ model: EMBED, input: ['the cat sat on the mat', 'a cat sat on a mat', 'quantum chromodynamics lecture'], dimensions: 64 });
+      const result = await sb.client.embeddings.create({ model: EMBED, input: ['the cat sat on the mat', 'a cat sat on a mat', 'quantum chromodynamics lecture'], dimensions: 64 });
       expect(result.object).to.equal('list');
       expect(result.data.map((d) => d.index)).to.deep.equal([0, 1, 2]);
       const [a, b, c] = result.data.map((d) => d.embedding);
@@ -45,8 +37,8 @@ describe('e2e sandbox: retrieval', () => {
     });
 
     it('returns the same vector as floats and as base64 float32', async () => {
-      const floats = await client.embeddings.create({ model: EMBED, input: 'same text both ways', dimensions: 32, encoding_format: 'float' });
-      const base64 = await postJson<EmbeddingsBody>(gw, '/v1/embeddings', { model: EMBED, input: 'same text both ways', dimensions: 32, encoding_format: 'base64' });
+      const floats = await sb.client.embeddings.create({ model: EMBED, input: 'same text both ways', dimensions: 32, encoding_format: 'float' });
+      const base64 = await postJson<EmbeddingsBody>(sb.gw, '/v1/embeddings', { model: EMBED, input: 'same text both ways', dimensions: 32, encoding_format: 'base64' });
       const raw = base64.body.data[0]!.embedding;
       expect(raw).to.be.a('string');
       const decoded = decodeFloat32(raw as string);
@@ -56,15 +48,15 @@ describe('e2e sandbox: retrieval', () => {
     });
 
     it('is deterministic and uses the model default dimension when none is asked', async () => {
-      const card = await getJson<{ architecture?: { default_dimensions?: number } }>(gw, `/v1/models/${EMBED}`);
-      const first = await client.embeddings.create({ model: EMBED, input: 'stable', encoding_format: 'float' });
-      const second = await client.embeddings.create({ model: EMBED, input: 'stable', encoding_format: 'float' });
+      const card = await getJson<{ architecture?: { default_dimensions?: number } }>(sb.gw, `/v1/models/${EMBED}`);
+      const first = await sb.client.embeddings.create({ model: EMBED, input: 'stable', encoding_format: 'float' });
+      const second = await sb.client.embeddings.create({ model: EMBED, input: 'stable', encoding_format: 'float' });
       expect(first.data[0]!.embedding).to.deep.equal(second.data[0]!.embedding);
       expect(first.data[0]!.embedding).to.have.length(card.body.architecture?.default_dimensions ?? 256);
     });
 
     it('honours output_dimensionality and output_dtype int8', async () => {
-      const res = await postJson<EmbeddingsBody>(gw, '/v1/embeddings', { model: EMBED, input: 'quantized', output_dimensionality: 16, output_dtype: 'int8' });
+      const res = await postJson<EmbeddingsBody>(sb.gw, '/v1/embeddings', { model: EMBED, input: 'quantized', output_dimensionality: 16, output_dtype: 'int8' });
       expect(res.status).to.equal(200);
       const v = res.body.data[0]!.embedding as number[];
       expect(v).to.have.length(16);
@@ -73,7 +65,7 @@ describe('e2e sandbox: retrieval', () => {
     });
 
     it('rejects dimensions 0 with 400 naming the field', async () => {
-      const res = await postJson<ErrorEnvelope>(gw, '/v1/embeddings', { model: EMBED, input: 'x', dimensions: 0 });
+      const res = await postJson<ErrorEnvelope>(sb.gw, '/v1/embeddings', { model: EMBED, input: 'x', dimensions: 0 });
       expect(res.status).to.equal(400);
       expect(res.body.error.message).to.include('dimensions');
     });
@@ -83,7 +75,7 @@ describe('e2e sandbox: retrieval', () => {
     const documents = ['Berlin is the capital of Germany.', 'Paris is the capital of France.', 'France exports wine.', 'Bananas are yellow.'];
 
     it('ranks the most relevant document first, scores descending', async () => {
-      const res = await postJson<RerankBody>(gw, '/v1/rerank', { model: RERANK, query: 'capital of France', documents });
+      const res = await postJson<RerankBody>(sb.gw, '/v1/rerank', { model: RERANK, query: 'capital of France', documents });
       expect(res.status).to.equal(200);
       expect(res.body.results).to.have.length(4);
       expect(res.body.results[0]!.index).to.equal(1);
@@ -94,13 +86,13 @@ describe('e2e sandbox: retrieval', () => {
     });
 
     it('limits with top_n and returns documents when asked', async () => {
-      const res = await postJson<RerankBody>(gw, '/v1/rerank', { model: RERANK, query: 'France', documents, top_n: 2, return_documents: true });
+      const res = await postJson<RerankBody>(sb.gw, '/v1/rerank', { model: RERANK, query: 'France', documents, top_n: 2, return_documents: true });
       expect(res.body.results).to.have.length(2);
       expect(res.body.results.map((r) => r.document!.text)).to.have.members([documents[1], documents[2]]);
     });
 
     it('rejects an unknown field (additionalProperties false) with 400', async () => {
-      const res = await postJson<ErrorEnvelope>(gw, '/v1/rerank', { model: RERANK, query: 'x', documents: ['y'], rank_fields: ['text'] });
+      const res = await postJson<ErrorEnvelope>(sb.gw, '/v1/rerank', { model: RERANK, query: 'x', documents: ['y'], rank_fields: ['text'] });
       expect(res.status).to.equal(400);
       expect(res.body.error.message).to.include('rank_fields');
     });

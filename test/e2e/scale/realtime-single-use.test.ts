@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import WebSocket from 'ws';
-import { deletePrefix, freePort, SHARED_REDIS, uniquePrefix } from '../../store/support/redis.js';
+import { deletePrefix, SHARED_REDIS, uniquePrefix } from '../../store/support/redis.js';
+import { freePort } from '../../helpers/free-port.js';
 import { post } from '../budget/support/client.js';
 import { spawnGateway, type GatewayProcess } from '../budget/support/process.js';
 import { newKey, writeProject, type TestKey } from '../budget/support/project.js';

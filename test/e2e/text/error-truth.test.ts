@@ -12,7 +12,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
 import OpenAI from 'openai';
-import { FAKE_KEYS } from '../../text-fakes/text-fakes.js';
+import { FAKE_KEYS } from '../../kit/text-deployments.js';
 import { cell, useTextGateway } from './support/harness.js';
 import { DIALECT_MODELS, TEXT_QUESTION } from './support/scenario.js';
 
@@ -96,7 +96,7 @@ describe('errors tell the truth (official SDKs)', () => {
       for (const { dialect, model } of DIALECT_MODELS) {
         for (const status of [401, 403]) {
           cell(h, `${client} client <- ${dialect} ${status}: 502 upstream_auth_error naming the provider, not the SDK's AuthenticationError`, async () => {
-            h.fakes.byDialect[dialect]!.enqueue({ error: { status, message: 'Incorrect API key provided.' } });
+            h.fakes.byDialect[dialect]!.enqueue({ status, message: 'Incorrect API key provided.' });
             const t = await expectThrow(() => call(client, model));
             expect(t.status).to.equal(502);
             expect(t.error).to.be.instanceOf(client === 'messages' ? Anthropic.InternalServerError : OpenAI.InternalServerError);
@@ -110,7 +110,7 @@ describe('errors tell the truth (official SDKs)', () => {
       }
     }
     cell(h, 'Gemini\'s 400 API_KEY_INVALID is the same refusal: 502 upstream_auth_error', async () => {
-      h.fakes.byDialect.gemini!.enqueue({ error: { status: 400, body: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } } } });
+      h.fakes.byDialect.gemini!.enqueue({ status: 400, errorBody: { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } } });
       const t = await expectThrow(() => call('chat', 'google/gemini-3.8-flash'));
       expect(t.status).to.equal(502);
       expect(errorFields('chat', t.body).code).to.equal('upstream_auth_error');
@@ -120,7 +120,7 @@ describe('errors tell the truth (official SDKs)', () => {
   describe('provider error kinds survive translation (item 7)', () => {
     const anthropicModel = 'anthropic/claude-sonnet-5-5';
     cell(h, 'Anthropic 529 overloaded_error reaches a messages client as 529 OverloadedError, Retry-After kept', async () => {
-      h.fakes.byDialect['anthropic-messages']!.enqueue({ error: { status: 529, message: 'Overloaded', retryAfter: '4' } });
+      h.fakes.byDialect['anthropic-messages']!.enqueue({ status: 529, message: 'Overloaded', retryAfter: '4' });
       const t = await expectThrow(() => call('messages', anthropicModel));
       expect(t.status).to.equal(529);
       expect(t.error).to.be.instanceOf(Anthropic.OverloadedError);
@@ -129,7 +129,7 @@ describe('errors tell the truth (official SDKs)', () => {
     });
     for (const client of ['chat', 'responses'] as const) {
       cell(h, `Anthropic 529 reaches a ${client} client as 503 overloaded_error`, async () => {
-        h.fakes.byDialect['anthropic-messages']!.enqueue({ error: { status: 529, message: 'Overloaded' } });
+        h.fakes.byDialect['anthropic-messages']!.enqueue({ status: 529, message: 'Overloaded' });
         const t = await expectThrow(() => call(client, anthropicModel));
         expect(t.status).to.equal(503);
         expect(t.error).to.be.instanceOf(OpenAI.InternalServerError);
@@ -150,14 +150,14 @@ describe('errors tell the truth (official SDKs)', () => {
       expect(errorFields('chat', t.body)).to.include({ type: 'overloaded_error', code: 'upstream_overloaded' });
     });
     cell(h, 'an OpenAI 503 reaches a messages client as 529 overloaded_error', async () => {
-      h.fakes.byDialect['openai-chat']!.enqueue({ error: { status: 503, message: 'The engine is currently overloaded.' } });
+      h.fakes.byDialect['openai-chat']!.enqueue({ status: 503, message: 'The engine is currently overloaded.' });
       const t = await expectThrow(() => call('messages', 'openai/gpt-4.1-mini'));
       expect(t.status).to.equal(529);
       expect(t.error).to.be.instanceOf(Anthropic.OverloadedError);
     });
     for (const client of CLIENTS) {
       cell(h, `a Gemini 429 reaches a ${client} client as 429 RateLimitError with Retry-After`, async () => {
-        h.fakes.byDialect.gemini!.enqueue({ error: { status: 429, message: 'Resource has been exhausted', retryAfter: '9' } });
+        h.fakes.byDialect.gemini!.enqueue({ status: 429, message: 'Resource has been exhausted', retryAfter: '9' });
         const t = await expectThrow(() => call(client, 'google/gemini-3.8-flash'));
         expect(t.status).to.equal(429);
         expect(t.error).to.be.instanceOf(client === 'messages' ? Anthropic.RateLimitError : OpenAI.RateLimitError);
@@ -189,7 +189,7 @@ describe('errors tell the truth (official SDKs)', () => {
 
   describe('the stream-end rule (item 8)', () => {
     const faults = [
-      { name: 'cut before its terminal event', reply: { fixture: 'text', cutAfterEvents: 3 }, code: 'upstream_stream_truncated' },
+      { name: 'cut before its terminal event', reply: { fixture: 'text', endAfterEvents: 3 }, code: 'upstream_stream_truncated' },
       { name: 'reset mid-stream', reply: { fixture: 'text', resetAfterEvents: 3 }, code: 'upstream_stream_truncated' },
       { name: 'a frame that is not JSON', reply: { fixture: 'text', malformedAfterEvents: 3 }, code: 'invalid_upstream_response' },
     ];
@@ -245,7 +245,7 @@ describe('errors tell the truth (official SDKs)', () => {
       }
     }
     cell(h, 'an empty 200 stream is a 502 upstream_stream_truncated, not an empty answer', async () => {
-      h.fakes.byDialect['openai-chat']!.enqueue({ fixture: 'text', cutAfterEvents: 0 });
+      h.fakes.byDialect['openai-chat']!.enqueue({ fixture: 'text', endAfterEvents: 0 });
       const r = await stream('messages', 'openai/gpt-4.1-mini');
       expect(r.thrown!.status).to.equal(502);
       expect(errorFields('messages', r.thrown!.body)).to.include({ type: 'api_error', code: 'upstream_stream_truncated' });
@@ -257,7 +257,7 @@ describe('errors tell the truth (official SDKs)', () => {
       for (const { dialect, model } of DIALECT_MODELS) {
         cell(h, `${client} client <- ${dialect} error body echoing the provider key: the key never shows`, async () => {
           const key = dialect === 'gemini' ? FAKE_KEYS.gemini : dialect === 'anthropic-messages' ? FAKE_KEYS.anthropic : FAKE_KEYS.openai;
-          h.fakes.byDialect[dialect]!.enqueue({ error: { status: 400, body: { error: { message: `Key ${key} may not use this model (key=${key})`, type: 'invalid_request_error', code: `bad_key_${key}` } } } });
+          h.fakes.byDialect[dialect]!.enqueue({ status: 400, errorBody: { error: { message: `Key ${key} may not use this model (key=${key})`, type: 'invalid_request_error', code: `bad_key_${key}` } } });
           const t = await expectThrow(() => call(client, model));
           expect(t.status).to.equal(400);
           const text = JSON.stringify(t.body) + t.error.message;

@@ -4,14 +4,14 @@
  * provider's error format and recorded as violations, and a wrong key is refused.
  */
 import { expect } from 'chai';
-import { FAKE_KEYS, startTextFakes, type TextFakes } from '../../text-fakes/text-fakes.js';
+import { FAKE_KEYS, startTextDeployments, type TextDeployments } from '../../kit/text-deployments.js';
 
 type Obj = Record<string, unknown>;
 
-describe('text fakes', () => {
-  let fakes: TextFakes;
+describe('text fakes (the kit\'s text deployments)', () => {
+  let fakes: TextDeployments;
   before(async () => {
-    fakes = await startTextFakes();
+    fakes = await startTextDeployments();
   });
   after(async () => {
     await fakes.close();
@@ -163,7 +163,7 @@ describe('text fakes', () => {
     it('records requests to a path no fake serves', async () => {
       const r = await post(openAiBase(), '/completions', openai, { model: 'm', prompt: 'hi' });
       expect(r.status).to.equal(404);
-      expect(fakes.violations()).to.deep.equal(['unrouted: POST /v1/completions']);
+      expect(fakes.violations()).to.deep.equal(['openai: unrouted POST /v1/completions']);
     });
   });
 });

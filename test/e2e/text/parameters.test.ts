@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect } from 'chai';
 import { parse } from 'yaml';
-import { FAKE_KEYS } from '../../text-fakes/text-fakes.js';
+import { FAKE_KEYS } from '../../kit/text-deployments.js';
 import type { MessageCreateParamsNonStreaming } from '@anthropic-ai/sdk/resources/messages';
 import { makeOpenAiClient } from './support/chat-client.js';
 import { cell, useTextGateway } from './support/harness.js';

@@ -8,8 +8,7 @@ import { expect } from 'chai';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TestGateway } from '../../helpers/gateway.js';
-import type { FakeUpstream } from '../../text-fakes/fake-upstream.js';
-import type { TextFakes } from '../../text-fakes/text-fakes.js';
+import type { DialectFake, TextDeployments } from '../../kit/text-deployments.js';
 import { makeOpenAiClient } from './support/chat-client.js';
 import { cell, useTextGateway } from './support/harness.js';
 import { makeAnthropicClient } from './support/messages-client.js';
@@ -21,7 +20,7 @@ type Loose = Record<string, unknown>;
 
 interface Pair {
   name: string;
-  fake: (f: TextFakes) => FakeUpstream;
+  fake: (f: TextDeployments) => DialectFake;
   /** The unknown request field and its value. */
   field: [string, string];
   /** Sends the scenario's text question with the unknown field; returns the body or the stream's events. */

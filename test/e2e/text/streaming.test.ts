@@ -82,7 +82,7 @@ describe('streaming across surfaces and dialects', () => {
           let timedOut = false;
           // Never deadlock: if nothing reaches the client, the fake is let go after 3 s and the test fails.
           const safety = setTimeout(() => ((timedOut = true), release()), 3000);
-          h.fakes.byDialect[dialect]!.enqueue({ fixture: 'text', holdAfterFirstEvent: held });
+          h.fakes.byDialect[dialect]!.enqueue({ fixture: 'text', holdUntil: held, holdAfterEvents: 1 });
           const events: Event[] = [];
           let firstWhileHeld: boolean | undefined;
           for await (const event of await openStream(h.gw, client, model, false)) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis, type RedisOptions } from 'ioredis';
-import { freePort } from './redis.js';
+import { freePort } from '../../helpers/free-port.js';
 
 const run = promisify(execFile);
 

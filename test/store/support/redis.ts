@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { freePort } from '../../helpers/free-port.js';
 
 /** The machine's Redis, shared by test runs: every test uses its own key prefix and cleans up. */
 export const SHARED_REDIS = 'redis://127.0.0.1:6379';
@@ -43,18 +43,6 @@ export async function countKeys(url: string, prefix: string): Promise<number> {
   } finally {
     client.disconnect();
   }
-}
-
-/** A free TCP port on 127.0.0.1 (closed again before it is returned). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A throwaway redis-server child (no persistence) this test may kill and restart. */

@@ -1,5 +1,5 @@
-import { openAiRequestBody, type JsonObject } from '../helpers/openapi.js';
-import type { FakeRequest } from './fake-server.js';
+import { openAiRequestBody, type JsonObject } from '../../helpers/openapi.js';
+import type { HandlerRequest } from '../handler.js';
 
 /**
  * Validates requests against the OpenAPI operations of OpenAI's published document (loaded and
@@ -12,7 +12,7 @@ import type { FakeRequest } from './fake-server.js';
  * Findings of one request against the OpenAPI operation `method specPath` (e.g. `POST
  * /embeddings`); [] when valid. An operation or content type the document lacks is a finding.
  */
-export function validateOpenAiRequest(req: FakeRequest, specPath: string): string[] {
+export function validateOpenAiRequest(req: HandlerRequest, specPath: string): string[] {
   const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
   const operation = openAiRequestBody(req.method, specPath, type);
   if (!operation) return [`no OpenAPI schema for ${req.method} ${specPath} as ${type}`];
@@ -23,7 +23,7 @@ export function validateOpenAiRequest(req: FakeRequest, specPath: string): strin
 type PropertySchema = { type?: string | string[]; anyOf?: Array<{ type?: string | string[] }> };
 
 /** The object a multipart body stands for. */
-function formToObject(req: FakeRequest, schema: JsonObject): Record<string, unknown> {
+function formToObject(req: HandlerRequest, schema: JsonObject): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const properties = (schema.properties ?? {}) as Record<string, PropertySchema>;
   const typeOf = (name: string): string | undefined => {

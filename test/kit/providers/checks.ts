@@ -1,4 +1,5 @@
-/** Small request checks the fakes share: a finding is a string, [] means valid. */
+/** Small request checks the provider fakes share: a finding is a string, [] means valid. */
+import type { HandlerRequest } from '../handler.js';
 
 /** Fields of a body not in the allowed list. */
 export function unknownFields(body: unknown, allowed: readonly string[]): string[] {
@@ -27,4 +28,9 @@ export function lexicalScore(query: string, document: string): number {
 /** Indexes of documents sorted best first (ties: lower index first). */
 export function rankDocuments(query: string, documents: readonly string[]): Array<{ index: number; relevance_score: number }> {
   return documents.map((d, index) => ({ index, relevance_score: lexicalScore(query, d) })).sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index);
+}
+
+/** The bearer token of a request ('' when absent). */
+export function bearerOf(req: HandlerRequest): string {
+  return String(req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
 }

@@ -1,18 +1,17 @@
+/**
+ * multipart/form-data parsing for the kit (moved from test/fakes/multipart.ts): a real parser
+ * (formidable) held entirely in memory, so handler dialects see fields and file parts exactly as
+ * a provider's server would.
+ */
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable, Writable } from 'node:stream';
 import formidable from 'formidable';
+import type { FormFile, ParsedForm } from './handler.js';
 
-/** One file part of a multipart body. */
-export interface FormFile { field: string; filename: string; mimetype: string; bytes: Buffer }
-
-/** A multipart body parsed by a real parser (formidable): text fields and file parts, in order. */
-export interface ParsedForm {
-  fields: Record<string, string[]>;
-  files: FormFile[];
-}
+export type { FormFile, ParsedForm } from './handler.js';
 
 /** Parses multipart/form-data bytes (with their headers) entirely in memory. */
-export async function parseMultipart(body: Readable, headers: IncomingHttpHeaders): Promise<ParsedForm> {
+export async function parseMultipart(body: Readable | Buffer, headers: IncomingHttpHeaders): Promise<ParsedForm> {
   const byId = new Map<string, FormFile>();
   const form = formidable({
     allowEmptyFiles: true,
@@ -31,7 +30,8 @@ export async function parseMultipart(body: Readable, headers: IncomingHttpHeader
       });
     },
   });
-  const request = Object.assign(body, { headers }) as unknown as Parameters<typeof form.parse>[0];
+  const stream = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+  const request = Object.assign(stream, { headers }) as unknown as Parameters<typeof form.parse>[0];
   const [fields, fileMap] = await form.parse(request);
   // formidable reports each file's field on its own file objects: match them by generated name.
   const files = Object.entries(fileMap).flatMap(([field, list]) => (list ?? []).map((f) => ({ ...byId.get(f.newFilename)!, field })));
