@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import type { WebSocketServer } from 'ws';
 import { GatewayError } from '../errors/gateway-error.js';
@@ -24,20 +24,16 @@ export function shuttingDown(message = 'The gateway is shutting down; retry the 
 }
 
 /**
- * Counts every request in flight and, while draining, refuses new ones with 503
- * `shutting_down` (route envelope, `Retry-After`, `Connection: close`). Probes pass: /healthz
- * stays 200 and /readyz says `draining`. `isProbe` tells probe requests apart.
+ * The drain gate (the front step runs it for every request): while draining, every answer
+ * closes its connection and a request other than a probe is refused with 503 `shutting_down`
+ * (route envelope, `Retry-After`, `Connection: close`). Probes pass: /healthz stays 200 and
+ * /readyz says `draining`.
  */
-export function drainGate(lifecycle: Lifecycle, isProbe: (method: string, path: string) => boolean): Middleware<AppState> {
-  return async (ctx, next) => {
-    lifecycle.track(ctx);
-    if (lifecycle.state === 'draining') {
-      // Every answer given while draining closes its connection, so keep-alive clients move on.
-      ctx.set('Connection', 'close');
-      if (!isProbe(ctx.method, ctx.path)) throw shuttingDown();
-    }
-    await next();
-  };
+export function refuseWhileDraining(ctx: ParameterizedContext<AppState>, lifecycle: Lifecycle, isProbe: (method: string, path: string) => boolean): void {
+  if (lifecycle.state !== 'draining') return;
+  // Every answer given while draining closes its connection, so keep-alive clients move on.
+  ctx.set('Connection', 'close');
+  if (!isProbe(ctx.method, ctx.path)) throw shuttingDown();
 }
 
 /** What a drain needs from the running server. */

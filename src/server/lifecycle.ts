@@ -22,8 +22,10 @@ export interface Lifecycle {
   beginDrain(): void;
   /** Fires `shutdown` with the given reason. */
   endGrace(reason: unknown): void;
-  /** Counts a request as in flight until its response closes. */
-  track(ctx: ParameterizedContext<AppState>): void;
+  /** Counts a request in flight (the caller calls `leave` when its response closes). */
+  enter(ctx: ParameterizedContext<AppState>): void;
+  /** Counts a request out. */
+  leave(ctx: ParameterizedContext<AppState>): void;
 }
 
 /** Creates the lifecycle of one server, in state `starting`. */
@@ -38,9 +40,7 @@ export function createLifecycle(): Lifecycle {
     markReady() { if (state === 'starting') state = 'ready'; },
     beginDrain() { state = 'draining'; },
     endGrace(reason) { if (!shutdown.signal.aborted) shutdown.abort(reason); },
-    track(ctx) {
-      inFlight.add(ctx);
-      ctx.res.once('close', () => inFlight.delete(ctx));
-    },
+    enter(ctx) { inFlight.add(ctx); },
+    leave(ctx) { inFlight.delete(ctx); },
   };
 }

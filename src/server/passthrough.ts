@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { CallMeter } from '../billing/call-meter.js';
 import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.js';
 import { estimateConversationTokens } from '../billing/token-counter.js';
-import type { CodecError, DialectCodec, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
+import type { CodecError, DialectCodec, DialectRequest, DialectTarget, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import { generateId } from '../codecs/shared/ids.js';
 import { isRecord } from '../codecs/shared/json.js';
@@ -39,13 +39,11 @@ const CHARS_PER_TOKEN = 3;
  * `max_tokens_field: max_completion_tokens` (OpenAI reasoning models) gets the client's
  * `max_tokens` under that name.
  */
-function passthroughRequest(dialect: DialectCodec, request: Conversation, call: OperationCall) {
+function passthroughRequest(dialect: DialectCodec, request: Conversation, call: OperationCall): DialectRequest {
   const target = targetOf(call);
-  // Only the envelope of the encoding is used (path, headers, stream options), so the dialect
-  // encodes an empty conversation of the same shape rather than the whole request.
-  const encoded = dialect.encodeRequest({ ...request, system: [], messages: [], tools: undefined }, target);
+  const envelope = passthroughEnvelope(dialect, target, request.stream === true);
   const body: Record<string, unknown> = { ...stripGatewayFields(call.body), model: target.upstreamModel };
-  if (encoded.body.stream_options !== undefined) body.stream_options = encoded.body.stream_options;
+  if (envelope.streamOptions !== undefined) body.stream_options = envelope.streamOptions;
   const field = call.model.max_tokens_field;
   if (field === 'max_completion_tokens' && body.max_tokens !== undefined) {
     body.max_completion_tokens ??= body.max_tokens;
@@ -54,7 +52,32 @@ function passthroughRequest(dialect: DialectCodec, request: Conversation, call: 
     body.max_tokens ??= body.max_completion_tokens;
     delete body.max_completion_tokens;
   }
-  return { ...encoded, body };
+  return envelope.headers ? { path: envelope.path, headers: envelope.headers, body } : { path: envelope.path, body };
+}
+
+/** What a same-format call takes from the dialect's own encoding: path, headers, stream options. */
+interface PassthroughEnvelope { readonly path: string; readonly headers?: Record<string, string>; readonly streamOptions?: unknown }
+
+const envelopes = new WeakMap<DialectTarget, Map<string, PassthroughEnvelope>>();
+
+/**
+ * The envelope of a same-format call to `target`, learned once per dialect, target and stream
+ * flag from the dialect's encoding of an empty conversation. Each dialect derives path, headers
+ * and stream options from the target and the stream flag only (test/server/passthrough-envelope
+ * checks this against full requests); encoding per request cost a few microseconds.
+ */
+export function passthroughEnvelope(dialect: DialectCodec, target: DialectTarget, stream: boolean): PassthroughEnvelope {
+  let byDialect = envelopes.get(target);
+  if (!byDialect) envelopes.set(target, (byDialect = new Map()));
+  const key = stream ? `${dialect.name} stream` : dialect.name;
+  let envelope = byDialect.get(key);
+  if (!envelope) {
+    const empty: Conversation = { model: target.upstreamModel, system: [], messages: [], stream };
+    const encoded = dialect.encodeRequest(empty, target);
+    envelope = { path: encoded.path, headers: encoded.headers, streamOptions: encoded.body.stream_options };
+    byDialect.set(key, envelope);
+  }
+  return envelope;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import { elapsedMs } from './request-record.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
@@ -157,8 +158,7 @@ async function writeAnswer(
       }
       const cost = await meter.finish();
       injectCostIntoBody(answer.body, cost);
-      ctx.set(headers);
-      ctx.set(COST_HEADER, formatUsd(cost));
+      setJsonAnswerHeaders(ctx.res, headers, cost);
       ctx.body = answer.body;
       ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
       return;
@@ -168,8 +168,7 @@ async function writeAnswer(
       const cost = await meter.finish();
       const body = surface.encodeResponse(answer.answer, p.request);
       injectCostIntoBody(body, cost);
-      ctx.set(headers);
-      ctx.set(COST_HEADER, formatUsd(cost));
+      setJsonAnswerHeaders(ctx.res, headers, cost);
       ctx.body = body;
       ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
       return;
@@ -179,6 +178,17 @@ async function writeAnswer(
     case 'events':
       return streamTranslated(ctx, surface, p.request, answer.iterator, answer.first, headers, meter);
   }
+}
+
+/**
+ * The headers of a JSON answer, set on the response directly: the values are the gateway's
+ * own (no validation needed), and a Content-Type already set spares Koa's MIME lookup when
+ * the body object is assigned.
+ */
+function setJsonAnswerHeaders(res: ServerResponse, headers: Record<string, string>, cost: number): void {
+  for (const name in headers) res.setHeader(name, headers[name]!);
+  res.setHeader(COST_HEADER, formatUsd(cost));
+  res.setHeader('content-type', 'application/json; charset=utf-8');
 }
 
 /**

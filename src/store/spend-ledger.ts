@@ -85,9 +85,12 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
   // same hold can arrive (the hold TTL), and at most SETTLED_IDS_KEPT of them: a Map keeps
   // insertion order, so the oldest go first. (Kept for a day, they grew the heap by ~450 bytes
   // per request under load.)
+  let remembered = 0;
   const rememberSettled = (id: string) => {
     const t = now();
     settled.set(id, t);
+    // Pruned when over the cap, and for age every 64th settle (not each: this runs per request).
+    if (settled.size <= SETTLED_IDS_KEPT && ++remembered % 64 !== 0) return;
     for (const [old, at] of settled) {
       if (settled.size <= SETTLED_IDS_KEPT && at >= t - holdTtlSeconds * 1000) break;
       settled.delete(old);

@@ -1,34 +1,29 @@
-import type { Middleware } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
 import { GatewayError, errors, gatewayError } from '../../errors/gateway-error.js';
 import { envelopeOf, renderError } from '../envelope.js';
 
 /**
- * Outermost step: every failure becomes the route's envelope. Unknown errors are logged
- * (message only, no secrets) and answered as a bare 500: no stack trace ever reaches a client.
+ * Every failure becomes the route's envelope (the front step's error boundary). Unknown errors
+ * are logged (message only, no secrets) and answered as a bare 500: no stack trace ever
+ * reaches a client.
  */
-export function errorBoundary(logger: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } catch (e) {
-      const style = envelopeOf(ctx.state.gw?.route?.spec.envelope, ctx.path);
-      const err = toGatewayError(e);
-      // The access log, metrics and traces name what the client got.
-      if (ctx.state.record) ctx.state.record.errorCode = err.code ?? err.type;
-      // A client that went away makes its pending work fail: that is the access log's
-      // `client_aborted` (info), not a gateway error.
-      const clientGone = ctx.state.gw?.abort.aborted === true;
-      if (err.status >= 500 && !(e instanceof GatewayError) && !clientGone) {
-        logger.error({ requestId: ctx.state.gw?.requestId, path: ctx.path, err: { message: (e as Error)?.message } }, 'unhandled error');
-      }
-      if (ctx.headerSent || !ctx.writable) return;
-      const rendered = renderError(err, style);
-      ctx.status = rendered.status;
-      ctx.set(rendered.headers);
-      ctx.body = rendered.body;
-    }
-  };
+export function answerFailure(ctx: ParameterizedContext, e: unknown, logger: Logger): void {
+  const style = envelopeOf(ctx.state.gw?.route?.spec.envelope, ctx.path);
+  const err = toGatewayError(e);
+  // The access log, metrics and traces name what the client got.
+  if (ctx.state.record) ctx.state.record.errorCode = err.code ?? err.type;
+  // A client that went away makes its pending work fail: that is the access log's
+  // `client_aborted` (info), not a gateway error.
+  const clientGone = ctx.state.gw?.abort.aborted === true;
+  if (err.status >= 500 && !(e instanceof GatewayError) && !clientGone) {
+    logger.error({ requestId: ctx.state.gw?.requestId, path: ctx.path, err: { message: (e as Error)?.message } }, 'unhandled error');
+  }
+  if (ctx.headerSent || !ctx.writable) return;
+  const rendered = renderError(err, style);
+  ctx.status = rendered.status;
+  ctx.set(rendered.headers);
+  ctx.body = rendered.body;
 }
 
 /** Maps library errors (koa-body, Koa) onto the documented set. */

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { budgetExhausted, keyRateLimited, modelNotAllowed } from '../../billing/billing-errors.js';
 import type { SpendHold } from '../../billing/spend-hold.js';
@@ -8,6 +7,7 @@ import type { KeyEntry } from '../../compile/runtime.js';
 import type { RateDecision, RateLimiter } from '../../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
 import type { AppState } from '../state.js';
+import { uniqueHexId } from '../unique-id.js';
 
 /** The shared services key policies count against. */
 export interface KeyPolicyServices { limiter: RateLimiter; ledger: SpendLedger }
@@ -95,7 +95,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   const deferred = typeof rpm === 'object' ? rpm : undefined;
   const rpmCounted = rpm === true;
   const budget = spec?.budget;
-  let holdId: string = randomUUID();
+  let holdId: string = uniqueHexId();
   let reservation: SettleEntry | undefined;
   // A managed key's team budget holds across all the team's keys: reserved after the key's
   // own, and the key's reservation is given back when the team refuses.
@@ -140,7 +140,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
         const smaller = fit(fromNanoUsd(Math.max(0, limitNano - r.usedNano)));
         if (smaller !== undefined) {
           amount = toNanoUsdCeil(smaller);
-          holdId = randomUUID(); // the refused id may be queued for release
+          holdId = uniqueHexId(); // the refused id may be queued for release
           r = await reserveOnce();
         }
       }
@@ -174,7 +174,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
           // their own, under the team hold's id.
           const teamEntries: SettleEntry[] = teamReservation ? [teamReservation] : [];
           if (!teamReservation?.account.endsWith(':total')) teamEntries.push({ account: `team:${team.id}:total`, reservedNano: 0, ttlSeconds: 0 });
-          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), (teamHoldId ??= randomUUID()));
+          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), (teamHoldId ??= uniqueHexId()));
         }
       } catch (e) {
         onError?.(e);
@@ -186,7 +186,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
     const bucket = currentBucket(teamBudget.period);
     const account = `team:${team.id}:${bucket.id}`;
     const limitNano = toNanoUsd(teamBudget.usd);
-    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, (teamHoldId ??= randomUUID()));
+    const r = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, (teamHoldId ??= uniqueHexId()));
     if (!r.ok) {
       if (reservation) {
         // Give the key's hold back: settled at zero cost (idempotent under its hold id).
