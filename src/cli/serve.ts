@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { compile } from '../compile/compile.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { loadProject } from '../config/load-project.js';
+import { releaseMetaSchemas } from '../config/meta-schema.js';
 import { createLogger } from '../server/logger.js';
 import { startGateway } from '../server/start.js';
 import { pidFilePath, reloadOnHangup } from './reload.js';
@@ -15,6 +16,8 @@ import { releaseYoungGeneration } from './startup-heap.js';
  */
 export async function runServe(configPath: string): Promise<number> {
   const { runtime, diagnostics } = compile(loadProject(configPath));
+  // Validation is done; the validators are loaded again only if a reload needs them.
+  releaseMetaSchemas();
   for (const d of diagnostics) console.error(formatDiagnostic(d));
   if (!runtime) {
     console.error(`gateway: ${configPath} has errors; not starting (run \`npx gateway lint\`).`);
