@@ -1,12 +1,9 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { runLint } from './lint.js';
-import { runModels } from './models.js';
-import { runReload } from './reload.js';
-import { runServe } from './serve.js';
-import { runMigrate } from './migrate.js';
-import { runUsage } from './usage.js';
-import { runStatus } from './status.js';
+import { holdYoungGeneration, releaseYoungGeneration } from './startup-heap.js';
+
+// Before any other module loads (the commands are imported below, on demand): see startup-heap.ts.
+holdYoungGeneration();
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -39,21 +36,24 @@ async function main(argv: string[]): Promise<number> {
   const [command = 'serve', file] = positionals;
   const configPath = file ?? values.config ?? process.env.GATEWAY_CONFIG ?? 'gateway.yaml';
   const format = values.format === 'json' ? 'json' : 'text';
+  // Each command's modules are imported only when it runs: `serve` never loads pg (migrate,
+  // usage) or ioredis (status) unless its config asks for them, and `lint` no server.
+  if (command !== 'serve') releaseYoungGeneration();
   switch (command) {
     case 'serve':
-      return runServe(configPath);
+      return (await import('./serve.js')).runServe(configPath);
     case 'lint':
-      return runLint(configPath, format);
+      return (await import('./lint.js')).runLint(configPath, format);
     case 'models':
-      return runModels(configPath, format);
+      return (await import('./models.js')).runModels(configPath, format);
     case 'reload':
-      return runReload(configPath, values.pid);
+      return (await import('./reload.js')).runReload(configPath, values.pid);
     case 'migrate':
-      return runMigrate(configPath);
+      return (await import('./migrate.js')).runMigrate(configPath);
     case 'usage':
-      return runUsage(configPath, { from: values.from, to: values.to, by: values.by, format: values.format });
+      return (await import('./usage.js')).runUsage(configPath, { from: values.from, to: values.to, by: values.by, format: values.format });
     case 'status':
-      return runStatus(configPath, format);
+      return (await import('./status.js')).runStatus(configPath, format);
     default:
       console.error(`unknown command '${command}'\n\n${USAGE}`);
       return 2;

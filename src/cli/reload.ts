@@ -6,6 +6,7 @@ import { formatDiagnostic, hasErrors, type Diagnostic } from '../config/diagnost
 import type { Env } from '../config/env.js';
 import { loadProject } from '../config/load-project.js';
 import type { RunningGateway } from '../server/start.js';
+import { releaseMetaSchemas } from '../config/meta-schema.js';
 
 /** What a reload did. */
 export interface ReloadOutcome {
@@ -27,6 +28,7 @@ export interface ReloadOutcome {
 export function reloadGateway(configPath: string, gw: Pick<RunningGateway, 'store' | 'reload'>, env: Env = process.env): ReloadOutcome {
   const previous = gw.store.current();
   const { runtime, diagnostics } = compile(loadProject(configPath, env), env, { generatedKey: previous.generatedKey });
+  releaseMetaSchemas();
   if (!runtime || hasErrors(diagnostics)) return { applied: false, diagnostics, restartNeeded: [] };
   try {
     gw.reload(runtime);

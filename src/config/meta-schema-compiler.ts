@@ -33,6 +33,24 @@ export function generateValidatorCode(name: MetaSchemaName): string {
   return `${code}\nmodule.exports.schemaHash = ${JSON.stringify(hash)};\n`;
 }
 
+const requireCjs = createRequire(import.meta.url);
+
+/**
+ * Drops the precompiled validators from the CommonJS cache and from the `children` of the
+ * module that required them (createRequire's), the two places that keep a module loaded.
+ */
+export function forgetPrecompiledValidators(): void {
+  for (const name of META_SCHEMAS) {
+    const file = precompiledPath(name);
+    const mod = requireCjs.cache[file];
+    if (!mod) continue;
+    delete requireCjs.cache[file];
+    const siblings = mod.parent?.children;
+    const at = siblings?.indexOf(mod) ?? -1;
+    if (at >= 0) siblings!.splice(at, 1);
+  }
+}
+
 /**
  * A meta-schema's validator: the one precompiled at build time when it was made from the
  * schema as it is now (compiling the three meta-schemas at startup cost ~250 ms and a burst of
@@ -41,7 +59,7 @@ export function generateValidatorCode(name: MetaSchemaName): string {
 export function loadMetaSchemaValidator(name: MetaSchemaName): ValidateFunction {
   const { text, hash } = readMetaSchema(name);
   try {
-    const compiled = createRequire(import.meta.url)(precompiledPath(name)) as ValidateFunction & { schemaHash?: string };
+    const compiled = requireCjs(precompiledPath(name)) as ValidateFunction & { schemaHash?: string };
     if (compiled.schemaHash === hash) return compiled;
   } catch {
     // not built yet: compile below

@@ -111,9 +111,19 @@ function toData(node: unknown, r: Reader, pointer: string): unknown {
     for (const name of sub.missing) r.report(node, 0, 'W_ENV_UNSET', `environment variable ${name} is not set and has no default`);
     for (const p of sub.problems) r.report(node, p.offset, p.code, p.message);
     if (sub.raw !== undefined && typeof sub.value !== 'string') r.substituted.set(pointer, sub.raw);
-    return sub.value;
+    return typeof sub.value === 'string' ? ownString(sub.value) : sub.value;
   }
   return node == null ? null : undefined;
+}
+
+/**
+ * The YAML lexer hands out scalars as slices of the file's text, and V8 keeps a slice's whole
+ * parent string alive: one model name kept in the runtime held all 80 KB of gateway.yaml for
+ * the life of the process. A copy of its own lets the source text go after loading. Strings
+ * under 13 characters are never slices.
+ */
+function ownString(text: string): string {
+  return text.length < 13 ? text : (JSON.parse(JSON.stringify(text)) as string);
 }
 
 function escapePointer(key: string): string {

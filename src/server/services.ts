@@ -8,7 +8,6 @@ import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter
 import { computeConfigHash } from '../fleet/config-hash.js';
 import { createFleet, type Fleet } from '../fleet/fleet.js';
 import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
-import { connectRedis } from '../store/redis-connection.js';
 import { storeKindOf } from '../store/redis-url.js';
 import { createStoreGuard } from '../store/redis-fallback.js';
 import { createRedisRateLimiter } from '../store/redis-rate-limiter.js';
@@ -118,6 +117,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     };
     return assemble(stores, createFileServices(config.files, logger, { credentials: runtime.fileCredentials }), async () => undefined);
   }
+  // ioredis is loaded only when the store is Redis.
+  const { connectRedis } = await import('../store/redis-connection.js');
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {

@@ -1,4 +1,5 @@
-import { ownerKey, type RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from './redis-connection.js';
+import { ownerKey } from './redis-url.js';
 import type { StoreGuard } from './redis-fallback.js';
 
 /** Single-use ids: the first `consume` of an id wins, every later one (any instance) loses. */

@@ -1,7 +1,7 @@
 import { Cluster, Redis } from 'ioredis';
-import { DEFAULT_REDIS_PREFIX, parseRedisUrl, type RedisTarget, type StoreTls } from './redis-url.js';
+import { DEFAULT_REDIS_PREFIX, ownerKey, parseRedisUrl, type RedisTarget, type StoreTls } from './redis-url.js';
 
-export { DEFAULT_REDIS_PREFIX };
+export { DEFAULT_REDIS_PREFIX, ownerKey };
 
 /** A client of either shape: one Redis (single or through Sentinel) or a Cluster. */
 export type RedisClient = Redis | Cluster;
@@ -86,12 +86,4 @@ export function connectRedis(storeUrl: string, onError?: (message: string) => vo
       }
     },
   };
-}
-
-/**
- * The key of `name` owned by `owner`: `<prefix>{<owner>}:<name>`. Every key of one owner
- * shares the hash tag, so one Lua script may touch several of them on Redis Cluster.
- */
-export function ownerKey(conn: Pick<RedisConnection, 'prefix'>, owner: string, name: string): string {
-  return `${conn.prefix}{${owner}}:${name}`;
 }

@@ -1,5 +1,6 @@
 import type { RateLimiter } from './rate-limiter.js';
-import { ownerKey, type RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from './redis-connection.js';
+import { ownerKey } from './redis-url.js';
 import type { StoreGuard } from './redis-fallback.js';
 
 // Fixed windows on Redis's own clock (TIME), so every instance agrees on window boundaries.

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isGatewayError } from '../errors/gateway-error.js';
 import { storeUnavailable, type StoreGuard } from './redis-fallback.js';
-import { ownerKey, type RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from './redis-connection.js';
+import { ownerKey } from './redis-url.js';
 import { createSettleJournal, type PendingSettle, type SettleJournal } from './settle-journal.js';
 import type { RateDecision } from './rate-limiter.js';
 import { rateCap, rateLimitKey } from './redis-rate-limiter.js';

@@ -71,3 +71,13 @@ function parseHostPort(hp: string, defaultPort: number): { host: string; port: n
   if (!m) throw new Error('store.url has an invalid host');
   return { host: m[1]!, port: m[2] ? Number(m[2]) : defaultPort };
 }
+
+/**
+ * The key of `name` owned by `owner`: `<prefix>{<owner>}:<name>`. Every key of one owner
+ * shares the hash tag, so one Lua script may touch several of them on Redis Cluster. Lives
+ * here, not in redis-connection.ts, so the stores that build keys do not load ioredis when
+ * the store is `memory`.
+ */
+export function ownerKey(conn: { prefix: string }, owner: string, name: string): string {
+  return `${conn.prefix}{${owner}}:${name}`;
+}

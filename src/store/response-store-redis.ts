@@ -1,4 +1,5 @@
-import { ownerKey, type RedisConnection } from './redis-connection.js';
+import type { RedisConnection } from './redis-connection.js';
+import { ownerKey } from './redis-url.js';
 import type { StoreGuard } from './redis-fallback.js';
 import { findItem, listItemIds, type ResponseStore, type ResponseStoreLimits, type StoredResponse } from './response-store.js';
 
