@@ -1,9 +1,5 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { holdYoungGeneration, releaseYoungGeneration } from './startup-heap.js';
-
-// Before any other module loads (the commands are imported below, on demand): see startup-heap.ts.
-holdYoungGeneration();
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -38,7 +34,6 @@ async function main(argv: string[]): Promise<number> {
   const format = values.format === 'json' ? 'json' : 'text';
   // Each command's modules are imported only when it runs: `serve` never loads pg (migrate,
   // usage) or ioredis (status) unless its config asks for them, and `lint` no server.
-  if (command !== 'serve') releaseYoungGeneration();
   switch (command) {
     case 'serve':
       return (await import('./serve.js')).runServe(configPath);

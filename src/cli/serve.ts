@@ -7,7 +7,6 @@ import { releaseMetaSchemas } from '../config/meta-schema.js';
 import { createLogger } from '../server/logger.js';
 import { startGateway } from '../server/start.js';
 import { pidFilePath, reloadOnHangup } from './reload.js';
-import { releaseYoungGeneration } from './startup-heap.js';
 
 /**
  * `gateway serve`: compile the config (refuse to start on errors) and listen. SIGHUP reloads
@@ -21,13 +20,10 @@ export async function runServe(configPath: string): Promise<number> {
   for (const d of diagnostics) console.error(formatDiagnostic(d));
   if (!runtime) {
     console.error(`gateway: ${configPath} has errors; not starting (run \`npx gateway lint\`).`);
-    releaseYoungGeneration();
     return 1;
   }
   const logger = createLogger(runtime.config.server.log_level, { buffered: true });
   const gw = await startGateway(runtime, { logger });
-  // Started: from here on V8 sizes the young generation for the request load (startup-heap.ts).
-  releaseYoungGeneration();
   const enabled = [...runtime.providers.values()].filter((p) => !p.missing).map((p) => p.name);
   logger.info({ url: gw.url, providers: enabled, models: runtime.models.size }, 'gateway listening');
   // The log is buffered (one write per 4 KiB): push it out at least once a second.
