@@ -101,7 +101,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
     steps.push(handler(shared, { ...scope, route }));
     router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
-    if (!route.spec.path.includes(':')) exact.add(route.spec.method, route.spec.path, compose(steps));
+    if (!route.spec.path.includes(':')) exact.add(route.spec.method, route.spec.path, route.spec.file, compose(steps));
     if (probeHandlers.has(route.spec.handler)) probes.add(`${route.spec.method} ${route.spec.path}`);
   }
   // The router's middleware is typed for its own context; Koa hands it the plain one at run time.
@@ -110,8 +110,12 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
   const handle: Middleware<AppState> = (ctx, next) => {
     const direct = exact.find(ctx.method, ctx.path);
     if (direct) {
-      ctx.params = {};
-      return direct(ctx, next);
+      // What the router sets on a match (traces name the span by `_matchedRoute`).
+      const routed = ctx as unknown as RouterMatch;
+      routed.params = {};
+      routed.routerPath = routed._matchedRoute = direct.path;
+      routed.routerName = routed._matchedRouteName = direct.name;
+      return direct.steps(ctx, next);
     }
     return routes(ctx, () => fallback(ctx, next));
   };
@@ -129,18 +133,23 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
  * letter case, HEAD, path parameters, unknown paths) goes through the router as before.
  */
 class ExactRoutes {
-  private readonly byMethod = new Map<string, Map<string, Middleware<AppState>>>();
+  private readonly byMethod = new Map<string, Map<string, ExactRoute>>();
 
-  add(method: string, path: string, steps: Middleware<AppState>): void {
+  add(method: string, path: string, name: string, steps: Middleware<AppState>): void {
     let paths = this.byMethod.get(method);
     if (!paths) this.byMethod.set(method, (paths = new Map()));
-    paths.set(path, steps);
+    paths.set(path, { path, name, steps });
   }
 
-  find(method: string, path: string): Middleware<AppState> | undefined {
+  find(method: string, path: string): ExactRoute | undefined {
     return this.byMethod.get(method)?.get(path);
   }
 }
+
+interface ExactRoute { readonly path: string; readonly name: string; readonly steps: Middleware<AppState> }
+
+/** The fields @koa/router sets on the context of a matched route. */
+interface RouterMatch { params: Record<string, string>; routerPath: string; routerName: string; _matchedRoute: string; _matchedRouteName: string }
 
 /** The Koa app and the pipeline it serves, swappable as one. */
 export interface GatewayApp {
