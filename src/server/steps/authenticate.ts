@@ -25,11 +25,27 @@ export function authenticate(shared: Pick<SharedServices, 'usageLedger'>): Middl
 /** Records the calling key on the request: owner of spend, files and jobs, and the ledger's key id. */
 export function acceptKey(gw: GatewayState, key: KeyEntry): void {
   gw.key = key;
-  // A managed key's spend and limits follow its id, so a rotation keeps them.
-  gw.owner = key.id ? `key:${key.id}` : key.hash.toString('hex');
+  gw.owner = ownerOf(key);
   gw.record.keyId = key.id ?? key.spec.name;
   gw.record.keyName = key.spec.name;
   if (key.team) gw.record.team = key.team.name;
+}
+
+const owners = new WeakMap<KeyEntry, string>();
+
+/**
+ * The owner name of a key's spend, files and jobs: a managed key's id (so a rotation keeps
+ * them), else the hex of its hash. Made once per key entry, not per request (the hex encoding
+ * and the string are per-request garbage otherwise, and one string keeps its hash cached for
+ * the store's Map lookups).
+ */
+function ownerOf(key: KeyEntry): string {
+  let owner = owners.get(key);
+  if (owner === undefined) {
+    owner = key.id ? `key:${key.id}` : key.hash.toString('hex');
+    owners.set(key, owner);
+  }
+  return owner;
 }
 
 /**
