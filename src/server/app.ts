@@ -90,7 +90,6 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
   const scope = { runtime, lifecycle };
   const router = new Router<AppState>();
   const exact = new ExactRoutes();
-  const probes = new Set<string>();
   for (const route of runtime.routes) {
     const handler = handlers[route.spec.handler];
     if (!handler) throw new Error(`route ${route.spec.file}: unknown handler '${route.spec.handler}'`);
@@ -101,8 +100,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
     steps.push(handler(shared, { ...scope, route }));
     router.register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
-    if (!route.spec.path.includes(':')) exact.add(route.spec.method, route.spec.path, route.spec.file, compose(steps));
-    if (probeHandlers.has(route.spec.handler)) probes.add(`${route.spec.method} ${route.spec.path}`);
+    if (!route.spec.path.includes(':')) exact.add(route.spec.method, route.spec.path, { name: route.spec.file, steps: compose(steps), probe: probeHandlers.has(route.spec.handler) });
   }
   // The router's middleware is typed for its own context; Koa hands it the plain one at run time.
   const routes = router.routes() as unknown as Middleware<AppState>;
@@ -122,7 +120,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
   return Object.freeze({
     runtime,
     handle,
-    isProbe: (method: string, path: string) => probes.has(`${method} ${path}`),
+    isProbe: (method: string, path: string) => exact.find(method, path)?.probe === true,
   });
 }
 
@@ -135,10 +133,10 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
 class ExactRoutes {
   private readonly byMethod = new Map<string, Map<string, ExactRoute>>();
 
-  add(method: string, path: string, name: string, steps: Middleware<AppState>): void {
+  add(method: string, path: string, route: Omit<ExactRoute, 'path'>): void {
     let paths = this.byMethod.get(method);
     if (!paths) this.byMethod.set(method, (paths = new Map()));
-    paths.set(path, { path, name, steps });
+    paths.set(path, { path, ...route });
   }
 
   find(method: string, path: string): ExactRoute | undefined {
@@ -146,7 +144,14 @@ class ExactRoutes {
   }
 }
 
-interface ExactRoute { readonly path: string; readonly name: string; readonly steps: Middleware<AppState> }
+interface ExactRoute {
+  readonly path: string;
+  /** The route file's name (the router's route name). */
+  readonly name: string;
+  readonly steps: Middleware<AppState>;
+  /** A probe route (health, readiness): it answers while the gateway drains. */
+  readonly probe: boolean;
+}
 
 /** The fields @koa/router sets on the context of a matched route. */
 interface RouterMatch { params: Record<string, string>; routerPath: string; routerName: string; _matchedRoute: string; _matchedRouteName: string }

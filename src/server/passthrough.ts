@@ -58,7 +58,7 @@ function passthroughRequest(dialect: DialectCodec, request: Conversation, call: 
 /** What a same-format call takes from the dialect's own encoding: path, headers, stream options. */
 interface PassthroughEnvelope { readonly path: string; readonly headers?: Record<string, string>; readonly streamOptions?: unknown }
 
-const envelopes = new WeakMap<DialectTarget, Map<string, PassthroughEnvelope>>();
+const envelopes = new WeakMap<DialectTarget, Map<DialectCodec, [plain?: PassthroughEnvelope, stream?: PassthroughEnvelope]>>();
 
 /**
  * The envelope of a same-format call to `target`, learned once per dialect, target and stream
@@ -69,13 +69,14 @@ const envelopes = new WeakMap<DialectTarget, Map<string, PassthroughEnvelope>>()
 export function passthroughEnvelope(dialect: DialectCodec, target: DialectTarget, stream: boolean): PassthroughEnvelope {
   let byDialect = envelopes.get(target);
   if (!byDialect) envelopes.set(target, (byDialect = new Map()));
-  const key = stream ? `${dialect.name} stream` : dialect.name;
-  let envelope = byDialect.get(key);
+  let pair = byDialect.get(dialect);
+  if (!pair) byDialect.set(dialect, (pair = []));
+  const slot = stream ? 1 : 0;
+  let envelope = pair[slot];
   if (!envelope) {
     const empty: Conversation = { model: target.upstreamModel, system: [], messages: [], stream };
     const encoded = dialect.encodeRequest(empty, target);
-    envelope = { path: encoded.path, headers: encoded.headers, streamOptions: encoded.body.stream_options };
-    byDialect.set(key, envelope);
+    envelope = pair[slot] = { path: encoded.path, headers: encoded.headers, streamOptions: encoded.body.stream_options };
   }
   return envelope;
 }

@@ -21,7 +21,7 @@ export function requestContext(route: CompiledRoute, runtime: Runtime, shared: S
     const requestId = record.requestId;
     record.route = routeName;
     record.operation = route.spec.operation;
-    // Fired by trackRequest's one 'close' listener when the client goes away early.
+    // Fired by the request record's one 'close' listener (track-request.ts) when the client goes away early.
     const abort = new RequestAbort();
     ctx.state.gw = {
       runtime,

@@ -8,7 +8,6 @@ import type { RoutingTarget } from '../routing/targets.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import type { RequestEvents } from './request-record.js';
 import type { GatewayState } from './state.js';
-import type { CallSignal } from '../upstream/request-abort.js';
 
 /** The process-wide state the routing loop uses (SharedServices provides it). */
 export interface RoutingServices {
@@ -17,22 +16,18 @@ export interface RoutingServices {
   events: RequestEvents;
 }
 
-/** The loop's services for one request: breaker, latency, abort signal and attempt records. */
-export function routingLoopServices(gw: GatewayState, services: RoutingServices): {
-  breaker: BreakerStore; latency: LatencyTracker; signal: CallSignal; onAttempt: (r: AttemptReport) => void;
-} {
+/**
+ * The routing loop's attempt listener for one request: each attempt it reports becomes one
+ * AttemptRecord, numbered within the request.
+ */
+export function attemptReporter(gw: GatewayState, events: RequestEvents): (r: AttemptReport) => void {
   let n = 0;
-  return {
-    breaker: services.breaker,
-    latency: services.latency,
-    signal: gw.abort,
-    onAttempt: (r) => {
-      n++;
-      services.events.emitAttempt({
-        requestId: gw.requestId, attempt: n, model: r.target, provider: r.provider, upstream: r.upstream,
-        startedAt: r.startedAt, durationMs: r.durationMs, outcome: r.outcome, ttfbMs: r.ttfbMs, retried: r.retried,
-      });
-    },
+  return (r) => {
+    n++;
+    events.emitAttempt({
+      requestId: gw.requestId, attempt: n, model: r.target, provider: r.provider, upstream: r.upstream,
+      startedAt: r.startedAt, durationMs: r.durationMs, outcome: r.outcome, ttfbMs: r.ttfbMs, retried: r.retried,
+    });
   };
 }
 
@@ -59,14 +54,13 @@ export async function runRoutingLoop<P extends { readonly entry: ModelEntry; rea
 ): Promise<Routed<ModelEntry, P, T>> {
   const record = gw.record;
   const stats = { calls: 0 };
-  const services_ = routingLoopServices(gw, services);
   // One object literal with every field named (no spread, no `.finally`): this runs once per
   // request, and a spread into a fresh literal plus a finally chain cost several microseconds.
   const call: RoutedCall<ModelEntry, P, T> = {
-    breaker: services_.breaker,
-    latency: services_.latency,
-    signal: services_.signal,
-    onAttempt: services_.onAttempt,
+    breaker: services.breaker,
+    latency: services.latency,
+    signal: gw.abort,
+    onAttempt: attemptReporter(gw, services.events),
     stats,
     targets,
     prepare: steps.prepare,

@@ -1,4 +1,3 @@
-import type { ServerResponse } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import { elapsedMs } from './request-record.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
@@ -156,22 +155,12 @@ async function writeAnswer(
       } catch {
         // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
       }
-      const cost = await meter.finish();
-      injectCostIntoBody(answer.body, cost);
-      setJsonAnswerHeaders(ctx.res, headers, cost);
-      ctx.body = answer.body;
-      ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
-      return;
+      return sendJsonAnswer(ctx, answer.body, headers, await meter.finish());
     }
     case 'answer': {
       meter.record(answer.answer.usage);
       const cost = await meter.finish();
-      const body = surface.encodeResponse(answer.answer, p.request);
-      injectCostIntoBody(body, cost);
-      setJsonAnswerHeaders(ctx.res, headers, cost);
-      ctx.body = body;
-      ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
-      return;
+      return sendJsonAnswer(ctx, surface.encodeResponse(answer.answer, p.request), headers, cost);
     }
     case 'frames':
       return writePassthroughStream(ctx, surface, answer.stream, headers, meter);
@@ -181,14 +170,18 @@ async function writeAnswer(
 }
 
 /**
- * The headers of a JSON answer, set on the response directly: the values are the gateway's
- * own (no validation needed), and a Content-Type already set spares Koa's MIME lookup when
- * the body object is assigned.
+ * Answers with a whole JSON body carrying its cost (`usage.cost`, `x-gateway-cost`). The
+ * headers are set on the response directly: the values are the gateway's own (no validation
+ * needed), and a Content-Type already set spares Koa's MIME lookup when the body is assigned.
  */
-function setJsonAnswerHeaders(res: ServerResponse, headers: Record<string, string>, cost: number): void {
+function sendJsonAnswer(ctx: ParameterizedContext<AppState>, body: unknown, headers: Record<string, string>, cost: number): void {
+  injectCostIntoBody(body, cost);
+  const res = ctx.res;
   for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader(COST_HEADER, formatUsd(cost));
   res.setHeader('content-type', 'application/json; charset=utf-8');
+  ctx.body = body;
+  ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
 }
 
 /**

@@ -1,25 +1,21 @@
 import { expect } from 'chai';
 import { createRequestEvents, type AttemptRecord } from '../../src/server/request-record.js';
-import { routingHeaders, routingLoopServices } from '../../src/server/routing-call.js';
-import { createMemoryBreakerStore } from '../../src/routing/breaker-store.js';
-import { createLatencyTracker } from '../../src/routing/latency.js';
+import { attemptReporter, routingHeaders } from '../../src/server/routing-call.js';
 import type { GatewayState } from '../../src/server/state.js';
-import { RequestAbort } from '../../src/upstream/request-abort.js';
 
 describe('server/routing-call', () => {
-  it('#routingLoopServices emits one AttemptRecord per attempt, numbered, with the request id', () => {
+  it('#attemptReporter emits one AttemptRecord per attempt, numbered, with the request id', () => {
     const events = createRequestEvents();
     const seen: AttemptRecord[] = [];
     events.subscribe({ attempt: (r) => seen.push({ ...r }) });
-    const gw = { requestId: 'req-1', abort: new RequestAbort() } as unknown as GatewayState;
-    const loop = routingLoopServices(gw, { events, breaker: createMemoryBreakerStore(), latency: createLatencyTracker() });
-    loop.onAttempt({ target: 'a/x', provider: 'a', upstream: 'primary', startedAt: 1, durationMs: 5, outcome: '503', retried: true });
-    loop.onAttempt({ target: 'b/y', provider: 'b', upstream: 'default', startedAt: 7, durationMs: 3, outcome: 'ok', ttfbMs: 2, retried: false });
+    const gw = { requestId: 'req-1' } as unknown as GatewayState;
+    const onAttempt = attemptReporter(gw, events);
+    onAttempt({ target: 'a/x', provider: 'a', upstream: 'primary', startedAt: 1, durationMs: 5, outcome: '503', retried: true });
+    onAttempt({ target: 'b/y', provider: 'b', upstream: 'default', startedAt: 7, durationMs: 3, outcome: 'ok', ttfbMs: 2, retried: false });
     expect(seen).to.deep.equal([
       { requestId: 'req-1', attempt: 1, model: 'a/x', provider: 'a', upstream: 'primary', startedAt: 1, durationMs: 5, outcome: '503', ttfbMs: undefined, retried: true },
       { requestId: 'req-1', attempt: 2, model: 'b/y', provider: 'b', upstream: 'default', startedAt: 7, durationMs: 3, outcome: 'ok', ttfbMs: 2, retried: false },
     ]);
-    expect(loop.signal).to.equal(gw.abort);
   });
 
   it('#routingHeaders names the answering model, the calls made and the first failure', () => {

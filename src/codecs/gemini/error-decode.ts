@@ -1,6 +1,6 @@
 import type { UpstreamErrorInfo } from '../shared/error-body.js';
 import { coerceErrorBody, googleErrorCode, readErrorBody } from '../shared/error-body.js';
-import { asArray, readNumber, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
+import { readNumber, readString, isRecord, type JsonObject } from '../shared/json.js';
 
 /** HTTP status per google.rpc status name (https://cloud.google.com/apis/design/errors#handling_errors). */
 const STATUS_BY_RPC: Record<string, number> = {

@@ -21,7 +21,7 @@ export interface FrontDeps {
 
 /**
  * Everything every request runs before its route, in this order, as one Koa middleware: the
- * request record and id (trackRequest), the metrics and trace step, the error boundary, `%2F`
+ * request record and id (openRequestRecord), the metrics and trace step, the error boundary, `%2F`
  * read as `/` in paths, and the drain gate. One step instead of five: each middleware hop
  * costs a dispatch, a bound function and an async frame per request.
  */

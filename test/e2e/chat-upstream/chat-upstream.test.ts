@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { expect } from 'chai';
 import OpenAI from 'openai';
+import { freePort } from '../../helpers/free-port.js';
 import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { readFixture, splitEvents, startKitUpstream, type KitRequest, type KitUpstream } from '../../kit/fake-upstream.js';
 import { findChatModel, writeConfigCopy, type CatalogModel, type ConfigCopy } from './config-copy.js';
@@ -34,15 +34,6 @@ function acmeConfig(acme: KitUpstream): Parameters<typeof writeConfigCopy>[0] {
       pricing: { prompt: '0.000001', completion: '0.000002' },
     }],
   };
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** Rejects after `ms` with a message, so a buffered stream fails the test instead of hanging it. */
@@ -274,7 +265,7 @@ describe('e2e chat completions through a fake OpenAI-compatible upstream', () =>
 
   describe('unreachable and slow upstreams', () => {
     it('answers 502 upstream_unreachable when nothing listens at the base URL', async () => {
-      const port = await closedPort();
+      const port = await freePort(); // nothing listens on it once returned
       const down = await startGateway({ configPath: copy.path, env: env(`http://127.0.0.1:${port}`) });
       try {
         const res = await fetch(`${down.url}/v1/chat/completions`, {

@@ -3,9 +3,10 @@
  * https://docs.cohere.com/reference/embed and /rerank: `input_type` required for v3+ models,
  * embeddings keyed by type, rerank without `return_documents`, errors as `{message}`.
  */
-import type { HandlerDialect, HandlerReply, HandlerRequest } from '../handler.js';
-import { bearerOf, missingFields, notOneOf, rankDocuments, unknownFields } from './checks.js';
-import { recordFindings, refuseKey, type Finding } from './findings.js';
+import type { HandlerDialect, HandlerReply } from '../handler.js';
+import { missingFields, notOneOf, rankDocuments, unknownFields } from './checks.js';
+import { embedRerankHandler } from './embed-rerank.js';
+import type { Finding } from './findings.js';
 import { fakeVector } from './media-bytes.js';
 import { startProviderUpstream, type ProviderUpstream } from './provider-upstream.js';
 
@@ -44,25 +45,23 @@ function embed(body: EmbedBody): HandlerReply {
 
 /** The Cohere handler dialect, accepting `key`. */
 export function cohereHandler(key: string, state: CohereState): HandlerDialect {
-  const check = (req: HandlerRequest, errors: string[], violations: string[]) =>
-    recordFindings(state.findings, violations, NAME, req, errors, (e) => ({ status: 400, json: { message: `invalid request: ${e.join('; ')}` } }));
-  return {
-    name: 'cohere',
-    match: (method, url) => method === 'POST' && (url.pathname === '/v2/embed' || url.pathname === '/v2/rerank'),
-    handle: (req, violations) => {
-      if (bearerOf(req) !== key) return refuseKey(violations, NAME, req, { status: 401, json: { message: 'invalid api token' } });
-      if (req.path === '/v2/embed') {
-        const body = req.json as EmbedBody;
-        return check(req, embedErrors(body), violations) ?? embed(body);
-      }
-      const body = req.json as RerankBody;
-      const bad = check(req, [...unknownFields(body, ['model', 'query', 'documents', 'top_n', 'max_tokens_per_doc', 'priority']), ...missingFields(body, ['model', 'query', 'documents'])], violations);
-      if (bad) return bad;
-      const results = rankDocuments(body.query, body.documents).slice(0, body.top_n ?? body.documents.length);
-      return { json: { id: 'rr-1', results, meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } } } };
-    },
+  return embedRerankHandler<EmbedBody, RerankBody>({
+    name: NAME,
+    key,
+    findings: state.findings,
+    unauthorized: { status: 401, json: { message: 'invalid api token' } },
+    refusal: (e) => ({ status: 400, json: { message: `invalid request: ${e.join('; ')}` } }),
     errorBody: (_status, message) => ({ message }),
-  };
+    embed: { path: '/v2/embed', errors: embedErrors, reply: embed },
+    rerank: {
+      path: '/v2/rerank',
+      errors: (body) => [...unknownFields(body, ['model', 'query', 'documents', 'top_n', 'max_tokens_per_doc', 'priority']), ...missingFields(body, ['model', 'query', 'documents'])],
+      reply: (body) => {
+        const results = rankDocuments(body.query, body.documents).slice(0, body.top_n ?? body.documents.length);
+        return { json: { id: 'rr-1', results, meta: { api_version: { version: '2' }, billed_units: { search_units: 1 } } } };
+      },
+    },
+  });
 }
 
 /** Starts the Cohere fake (default key `co-test`). */

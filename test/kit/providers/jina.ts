@@ -2,9 +2,10 @@
  * Jina's embeddings (task adapters, `embedding_type`) and rerank (documents echoed as `{text}`)
  * as a kit handler dialect, base URL `<url>/v1`; errors as `{detail}`, validation errors 422.
  */
-import type { HandlerDialect, HandlerReply, HandlerRequest } from '../handler.js';
-import { bearerOf, missingFields, notOneOf, rankDocuments, unknownFields } from './checks.js';
-import { recordFindings, refuseKey, type Finding } from './findings.js';
+import type { HandlerDialect, HandlerReply } from '../handler.js';
+import { missingFields, notOneOf, rankDocuments, unknownFields } from './checks.js';
+import { embedRerankHandler } from './embed-rerank.js';
+import type { Finding } from './findings.js';
 import { encodeFloat32Base64, fakeVector } from './media-bytes.js';
 import { startProviderUpstream, type ProviderUpstream } from './provider-upstream.js';
 
@@ -36,26 +37,24 @@ function embed(body: EmbedBody): HandlerReply {
 
 /** The Jina handler dialect, accepting `key`. */
 export function jinaHandler(key: string, state: JinaState): HandlerDialect {
-  const check = (req: HandlerRequest, errors: string[], violations: string[]) =>
-    recordFindings(state.findings, violations, NAME, req, errors, (e) => ({ status: 422, json: { detail: e.join('; ') } }));
-  return {
-    name: 'jina',
-    match: (method, url) => method === 'POST' && (url.pathname === '/v1/embeddings' || url.pathname === '/v1/rerank'),
-    handle: (req, violations) => {
-      if (bearerOf(req) !== key) return refuseKey(violations, NAME, req, { status: 401, json: { detail: 'Unauthorized' } });
-      if (req.path === '/v1/embeddings') {
-        const body = req.json as EmbedBody;
-        return check(req, embedErrors(body), violations) ?? embed(body);
-      }
-      const body = req.json as RerankBody;
-      const bad = check(req, [...unknownFields(body, ['model', 'query', 'documents', 'top_n', 'return_documents']), ...missingFields(body, ['model', 'query', 'documents'])], violations);
-      if (bad) return bad;
-      const results = rankDocuments(body.query, body.documents).slice(0, body.top_n ?? body.documents.length)
-        .map((r) => (body.return_documents === false ? r : { ...r, document: { text: body.documents[r.index] } }));
-      return { json: { model: body.model, usage: { total_tokens: 30, prompt_tokens: 30 }, results } };
-    },
+  return embedRerankHandler<EmbedBody, RerankBody>({
+    name: NAME,
+    key,
+    findings: state.findings,
+    unauthorized: { status: 401, json: { detail: 'Unauthorized' } },
+    refusal: (e) => ({ status: 422, json: { detail: e.join('; ') } }),
     errorBody: (_status, message) => ({ detail: message }),
-  };
+    embed: { path: '/v1/embeddings', errors: embedErrors, reply: embed },
+    rerank: {
+      path: '/v1/rerank',
+      errors: (body) => [...unknownFields(body, ['model', 'query', 'documents', 'top_n', 'return_documents']), ...missingFields(body, ['model', 'query', 'documents'])],
+      reply: (body) => {
+        const results = rankDocuments(body.query, body.documents).slice(0, body.top_n ?? body.documents.length)
+          .map((r) => (body.return_documents === false ? r : { ...r, document: { text: body.documents[r.index] } }));
+        return { json: { model: body.model, usage: { total_tokens: 30, prompt_tokens: 30 }, results } };
+      },
+    },
+  });
 }
 
 /** Starts the Jina fake (default key `jina-test`). */

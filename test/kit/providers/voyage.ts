@@ -2,9 +2,10 @@
  * Voyage's embeddings and rerank as a kit handler dialect (base URL `<url>/v1`), per
  * https://docs.voyageai.com/reference: rerank results under `data`, errors as `{detail}`.
  */
-import type { HandlerDialect, HandlerReply, HandlerRequest } from '../handler.js';
-import { bearerOf, missingFields, notOneOf, rankDocuments, unknownFields } from './checks.js';
-import { recordFindings, refuseKey, type Finding } from './findings.js';
+import type { HandlerDialect, HandlerReply } from '../handler.js';
+import { missingFields, notOneOf, rankDocuments, unknownFields } from './checks.js';
+import { embedRerankHandler } from './embed-rerank.js';
+import type { Finding } from './findings.js';
 import { encodeFloat32Base64, fakeVector } from './media-bytes.js';
 import { startProviderUpstream, type ProviderUpstream } from './provider-upstream.js';
 
@@ -37,26 +38,24 @@ function embed(body: EmbedBody): HandlerReply {
 
 /** The Voyage handler dialect, accepting `key`. */
 export function voyageHandler(key: string, state: VoyageState): HandlerDialect {
-  const check = (req: HandlerRequest, errors: string[], violations: string[]) =>
-    recordFindings(state.findings, violations, NAME, req, errors, (e) => ({ status: 400, json: { detail: e.join('; ') } }));
-  return {
-    name: 'voyage',
-    match: (method, url) => method === 'POST' && (url.pathname === '/v1/embeddings' || url.pathname === '/v1/rerank'),
-    handle: (req, violations) => {
-      if (bearerOf(req) !== key) return refuseKey(violations, NAME, req, { status: 401, json: { detail: 'Provided API key is invalid.' } });
-      if (req.path === '/v1/embeddings') {
-        const body = req.json as EmbedBody;
-        return check(req, embedErrors(body), violations) ?? embed(body);
-      }
-      const body = req.json as RerankBody;
-      const bad = check(req, [...unknownFields(body, ['query', 'documents', 'model', 'top_k', 'return_documents', 'truncation']), ...missingFields(body, ['query', 'documents', 'model'])], violations);
-      if (bad) return bad;
-      const data = rankDocuments(body.query, body.documents).slice(0, body.top_k ?? body.documents.length)
-        .map((r) => (body.return_documents ? { ...r, document: body.documents[r.index] } : r));
-      return { json: { object: 'list', data, model: body.model, usage: { total_tokens: 42 } } };
-    },
+  return embedRerankHandler<EmbedBody, RerankBody>({
+    name: NAME,
+    key,
+    findings: state.findings,
+    unauthorized: { status: 401, json: { detail: 'Provided API key is invalid.' } },
+    refusal: (e) => ({ status: 400, json: { detail: e.join('; ') } }),
     errorBody: (_status, message) => ({ detail: message }),
-  };
+    embed: { path: '/v1/embeddings', errors: embedErrors, reply: embed },
+    rerank: {
+      path: '/v1/rerank',
+      errors: (body) => [...unknownFields(body, ['query', 'documents', 'model', 'top_k', 'return_documents', 'truncation']), ...missingFields(body, ['query', 'documents', 'model'])],
+      reply: (body) => {
+        const data = rankDocuments(body.query, body.documents).slice(0, body.top_k ?? body.documents.length)
+          .map((r) => (body.return_documents ? { ...r, document: body.documents[r.index] } : r));
+        return { json: { object: 'list', data, model: body.model, usage: { total_tokens: 42 } } };
+      },
+    },
+  });
 }
 
 /** Starts the Voyage fake (default key `pa-test`). */
