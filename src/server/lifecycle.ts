@@ -1,4 +1,5 @@
 import type { ParameterizedContext } from 'koa';
+import { LiveList, type LiveEntry } from './live-list.js';
 import type { AppState } from './state.js';
 
 /** Where the process is in its life: probes and the drain gate read it. */
@@ -15,24 +16,25 @@ export interface Lifecycle {
   /** Aborted (reason: a `shutting_down` GatewayError) when the grace period ends. */
   readonly shutdown: AbortSignal;
   /** Requests whose response has not closed yet (probes included). */
-  readonly inFlight: ReadonlySet<ParameterizedContext<AppState>>;
+  readonly inFlight: Iterable<ParameterizedContext<AppState>> & { readonly size: number };
   /** Config, store and providers are ready: /readyz answers 200 from now on. */
   markReady(): void;
   /** SIGTERM/SIGINT: /readyz answers 503 and new requests are refused from now on. */
   beginDrain(): void;
   /** Fires `shutdown` with the given reason. */
   endGrace(reason: unknown): void;
-  /** Counts a request in flight (the caller calls `leave` when its response closes). */
-  enter(ctx: ParameterizedContext<AppState>): void;
+  /** Counts a request in flight; the caller passes the entry to `leave` when its response closes. */
+  enter(ctx: ParameterizedContext<AppState>): LiveEntry<ParameterizedContext<AppState>>;
   /** Counts a request out. */
-  leave(ctx: ParameterizedContext<AppState>): void;
+  leave(entry: LiveEntry<ParameterizedContext<AppState>>): void;
 }
 
 /** Creates the lifecycle of one server, in state `starting`. */
 export function createLifecycle(): Lifecycle {
   let state: LifecycleState = 'starting';
   const shutdown = new AbortController();
-  const inFlight = new Set<ParameterizedContext<AppState>>();
+  // Not a Set: see LiveList for what a Set of per-request objects costs the garbage collector.
+  const inFlight = new LiveList<ParameterizedContext<AppState>>();
   return {
     get state() { return state; },
     shutdown: shutdown.signal,
@@ -40,7 +42,7 @@ export function createLifecycle(): Lifecycle {
     markReady() { if (state === 'starting') state = 'ready'; },
     beginDrain() { state = 'draining'; },
     endGrace(reason) { if (!shutdown.signal.aborted) shutdown.abort(reason); },
-    enter(ctx) { inFlight.add(ctx); },
-    leave(ctx) { inFlight.delete(ctx); },
+    enter: (ctx) => inFlight.add(ctx),
+    leave(entry) { inFlight.remove(entry); },
   };
 }

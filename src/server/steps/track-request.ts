@@ -18,9 +18,9 @@ export function openRequestRecord(ctx: ParameterizedContext<AppState>, events: R
   ctx.state.record = record;
   const res = ctx.res;
   res.setHeader('x-request-id', requestId);
-  lifecycle?.enter(ctx);
+  const inFlight = lifecycle?.enter(ctx);
   res.once('close', () => {
-    lifecycle?.leave(ctx);
+    if (inFlight) lifecycle!.leave(inFlight);
     record.durationMs = elapsedMs(record);
     // Streams set their first byte as they open; an answer written whole (JSON, an error) has
     // its first byte go out with the rest, at the end.
