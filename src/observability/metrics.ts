@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import type { AttemptRecord, RequestListener, RequestRecord } from '../server/request-record.js';
+import type { AttemptRecord, RequestListener } from '../server/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
 import type { BreakerState, ObservabilityHooks } from './hooks.js';
 import { createFastCounter, createFastHistogram, type BoundCounter, type BoundHistogram } from './bound-metrics.js';
@@ -12,10 +12,16 @@ export interface GatewayMetrics {
   readonly hooks: ObservabilityHooks;
   /** Subscribe to `shared.events`. */
   readonly listener: RequestListener;
-  /** Counts a request as in flight until its `finished` event. */
-  started(record: RequestRecord): void;
+  /** Where the in-flight gauges read their counts (the server's list of requests in flight). */
+  watchInFlight(source: InFlightSource): void;
   /** The exposition text and its content type. */
   render(): Promise<{ body: string; contentType: string }>;
+}
+
+/** Counts of the requests in flight, read when the metrics are scraped. */
+export interface InFlightSource {
+  requests(): number;
+  streams(): number;
 }
 
 /** Options read from `observability.metrics` at startup. */
@@ -60,7 +66,8 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   const keyLabels = options.keyLabel ? ['key'] : [];
-  const inFlight = new Set<RequestRecord>();
+  // Read at scrape time from the server's own list (no per-request Set here: see server/live-list.ts).
+  let inFlight: InFlightSource = { requests: () => 0, streams: () => 0 };
 
   const requests = createFastCounter(registry, { name: 'gateway_requests_total', help: 'Requests answered, by route, operation, model, provider, status the client got and key.', labelNames: ['route', 'operation', 'model', 'provider', 'status', ...keyLabels] });
   const requestDuration = createFastHistogram(registry, { name: 'gateway_request_duration_seconds', help: 'Time from arrival to the last byte of the response (streams included), by route and status.', labelNames: ['route', 'status'], buckets: REQUEST_DURATION_BUCKETS });
@@ -76,17 +83,8 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const fallbacks = new Counter({ name: 'gateway_fallbacks_total', help: 'Requests answered by another model than the one asked for, by requested model, answering model and reason.', labelNames: ['requested_model', 'model', 'reason'], registers });
   const breaker = new Gauge({ name: 'gateway_breaker_state', help: 'Circuit breaker state per provider upstream: 0 closed, 1 half-open, 2 open.', labelNames: ['provider', 'upstream'], registers });
   const storeErrors = new Counter({ name: 'gateway_store_errors_total', help: 'Failed shared-store calls (served from memory or refused per store.on_error), by store.', labelNames: ['store'], registers });
-  new Gauge({ name: 'gateway_requests_in_flight', help: 'Requests received and not yet finished.', registers, collect() { this.set(inFlight.size); } });
-  new Gauge({
-    name: 'gateway_streams_in_flight',
-    help: 'Streamed responses in progress.',
-    registers,
-    collect() {
-      let n = 0;
-      for (const r of inFlight) if (r.streamed) n++;
-      this.set(n);
-    },
-  });
+  new Gauge({ name: 'gateway_requests_in_flight', help: 'Requests received and not yet finished.', registers, collect() { this.set(inFlight.requests()); } });
+  new Gauge({ name: 'gateway_streams_in_flight', help: 'Streamed responses in progress.', registers, collect() { this.set(inFlight.streams()); } });
   if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
 
   const byRequest = createLabelTree<RequestChildren>(7, ([route, operation, model, provider, status, key, requestedModel]) => {
@@ -121,7 +119,6 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
 
   const listener: RequestListener = {
     finished(r) {
-      inFlight.delete(r as RequestRecord);
       scratch[0] = r.route ?? '';
       scratch[1] = r.operation ?? '';
       scratch[2] = r.model ?? '';
@@ -166,7 +163,7 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
       breakerStateChanged: (provider, upstream, state) => breaker.labels(provider, upstream).set(BREAKER_VALUES[state]),
       storeError: (store) => storeErrors.labels(store).inc(),
     },
-    started: (record) => { inFlight.add(record); },
+    watchInFlight: (source) => { inFlight = source; },
     render: async () => ({ body: await registry.metrics(), contentType: registry.contentType }),
   };
 }

@@ -6,7 +6,7 @@ import type { RequestEvents } from '../server/request-record.js';
 import type { AppState } from '../server/state.js';
 import { createAccessLog } from './access-log.js';
 import type { ObservabilityHooks } from './hooks.js';
-import { createGatewayMetrics, type GatewayMetrics } from './metrics.js';
+import { createGatewayMetrics, type GatewayMetrics, type InFlightSource } from './metrics.js';
 import { resolveTracesUrl, startTracing, type Tracing } from './tracing.js';
 
 /** Metrics, traces and the access log of one gateway process. */
@@ -16,10 +16,13 @@ export interface Observability {
   readonly tracing?: Tracing;
   /** For the routing and store modules: breaker state, store errors. */
   readonly hooks: ObservabilityHooks;
-  /** Subscribes the access log, metrics and traces to a process's request events. */
-  attach(events: RequestEvents, logger: Logger): void;
-  /** The step that runs right after track-request: in-flight count, first-byte time, request span. */
-  readonly step: Middleware<AppState>;
+  /**
+   * Subscribes the access log, metrics and traces to a process's request events; the in-flight
+   * gauges read the server's own count.
+   */
+  attach(events: RequestEvents, logger: Logger, inFlight: InFlightSource): void;
+  /** The step that runs right after track-request when tracing is on (the request span). */
+  readonly step?: Middleware<AppState>;
   /** Exports buffered spans and stops. */
   close(): Promise<void>;
 }
@@ -33,19 +36,14 @@ export async function createObservability(config: GatewayConfig, env: Env): Prom
   const url = resolveTracesUrl(config.observability.tracing, env);
   const serviceName = config.observability.tracing.service_name ?? env.OTEL_SERVICE_NAME ?? 'model-gateway';
   const tracing = await startTracing(url ? { url, serviceName } : undefined);
-  const traceStep = tracing?.step;
   const attached = new WeakSet<RequestEvents>();
-  const step: Middleware<AppState> = (ctx, next) => {
-    const record = ctx.state.record;
-    metrics.started(record);
-    return traceStep ? traceStep(ctx, next) : next();
-  };
   return {
     metrics,
     tracing,
     hooks: metrics.hooks,
-    step,
-    attach(events, logger) {
+    step: tracing?.step,
+    attach(events, logger, inFlight) {
+      metrics.watchInFlight(inFlight);
       // An app rebuilt on reload attaches again: one set of listeners per event hub.
       if (attached.has(events)) return;
       attached.add(events);

@@ -179,7 +179,14 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   app.proxy = false; // client addresses: server.trusted_proxies (client-address.ts)
   installClientAddress(app, store);
   app.silent = true;
-  shared.observability.attach(shared.events, logger);
+  shared.observability.attach(shared.events, logger, {
+    requests: () => lifecycle.inFlight.size,
+    streams: () => {
+      let n = 0;
+      for (const ctx of lifecycle.inFlight) if (ctx.state.record.streamed) n++;
+      return n;
+    },
+  });
   app.use(frontStep({
     events: shared.events,
     observability: shared.observability,

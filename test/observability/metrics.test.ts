@@ -83,16 +83,13 @@ describe('observability: metrics', () => {
       expect(valueOf(s, 'gateway_store_errors_total', { store: 'redis' })).to.equal(2);
     });
 
-    it('counts in-flight requests and streams from start to the finished event', async () => {
+    it('reads the in-flight requests and streams from the source it watches, at each scrape', async () => {
       const m = createGatewayMetrics({ keyLabel: true, defaultMetrics: false });
-      const a = record({ requestId: 'a' });
-      const b = record({ requestId: 'b' });
-      m.started(a);
-      m.started(b);
-      b.streamed = true;
+      const live = [record({ requestId: 'a' }), record({ requestId: 'b', streamed: true })];
+      m.watchInFlight({ requests: () => live.length, streams: () => live.filter((r) => r.streamed).length });
       let s = parseSamples((await m.render()).body);
       expect([valueOf(s, 'gateway_requests_in_flight'), valueOf(s, 'gateway_streams_in_flight')]).to.deep.equal([2, 1]);
-      m.listener.finished!(b);
+      live.pop();
       s = parseSamples((await m.render()).body);
       expect([valueOf(s, 'gateway_requests_in_flight'), valueOf(s, 'gateway_streams_in_flight')]).to.deep.equal([1, 0]);
     });

@@ -21,7 +21,7 @@ export interface FrontDeps {
 
 /**
  * Everything every request runs before its route, in this order, as one Koa middleware: the
- * request record and id (openRequestRecord), the metrics and trace step, the error boundary, `%2F`
+ * request record and id (openRequestRecord), the trace step (when tracing is on), the error boundary, `%2F`
  * read as `/` in paths, and the drain gate. One step instead of five: each middleware hop
  * costs a dispatch, a bound function and an async frame per request.
  */
@@ -38,9 +38,16 @@ export function frontStep(deps: FrontDeps): Middleware<AppState> {
       answerFailure(ctx, e, logger);
     }
   };
+  const traceStep = observability.step;
+  if (!traceStep) {
+    return (ctx, next) => {
+      openRequestRecord(ctx, events, lifecycle);
+      return guarded(ctx, next);
+    };
+  }
   return (ctx, next) => {
     openRequestRecord(ctx, events, lifecycle);
-    return observability.step(ctx, () => guarded(ctx, next));
+    return traceStep(ctx, () => guarded(ctx, next));
   };
 }
 
