@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 
@@ -37,6 +38,38 @@ describe('error handling', () => {
     const body = await res.json() as { type: string; error: { type: string } };
     expect(body.type).to.equal('error');
     expect(body.error.type).to.equal('invalid_request_error');
+  });
+  it('refuses a __proto__ key, spelled plainly or with escapes, as 400 malformed_json (prototype poisoning)', async () => {
+    const chat = { model: 'sandbox/echo-1', messages: [{ role: 'user', content: 'x' }] };
+    await expectError(await post('/v1/chat/completions', JSON.stringify(chat).replace('{', '{"__proto__":{"admin":true},')), 400, 'invalid_request_error', 'malformed_json');
+    await expectError(await post('/v1/chat/completions', JSON.stringify(chat).replace('{', '{"\\u005f_proto__":{"admin":true},')), 400, 'invalid_request_error', 'malformed_json');
+    // The same words inside a string value are just text.
+    const ok = await post('/v1/chat/completions', JSON.stringify({ ...chat, messages: [{ role: 'user', content: 'what is "__proto__" in \\u0041 JS?' }] }));
+    expect(ok.status).to.equal(200);
+  });
+  it('answers 400 malformed_json for JSON whose top level is not an object or array', async () => {
+    await expectError(await post('/v1/chat/completions', '"hello"'), 400, 'invalid_request_error', 'malformed_json');
+    await expectError(await post('/v1/chat/completions', '42'), 400, 'invalid_request_error', 'malformed_json');
+  });
+  it('reads a body with a UTF-8 byte order mark, and a gzip-compressed body', async () => {
+    const chat = JSON.stringify({ model: 'sandbox/echo-1', messages: [{ role: 'user', content: 'héllo' }] });
+    const bom = await post('/v1/chat/completions', new Blob([new Uint8Array([0xef, 0xbb, 0xbf]), chat]));
+    expect(bom.status).to.equal(200);
+    const gzipped = await post('/v1/chat/completions', new Blob([gzipSync(chat)]), { 'content-encoding': 'gzip' });
+    expect(gzipped.status).to.equal(200);
+    expect(((await gzipped.json()) as { model: string }).model).to.equal('sandbox/echo-1');
+  });
+  it('answers 413 for a chunked body (no Content-Length) that grows past limits.body_bytes', async () => {
+    const chunk = new Uint8Array(1024 * 1024).fill(0x20);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent++ < 30) controller.enqueue(chunk);
+        else controller.close();
+      },
+    });
+    const res = await fetch(`${gw.url}/v1/embeddings`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
+    await expectError(res, 413, 'invalid_request_error', 'request_too_large');
   });
   it('answers 413 request_too_large past limits.body_bytes', async () => {
     const big = new Blob([new Uint8Array(26 * 1024 * 1024).fill(0x61)]);

@@ -6,11 +6,13 @@ import { uploadRootOf } from '../../store/upload-root.js';
 import type { AppState } from '../state.js';
 import { parseMultipart } from './parse-multipart.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
+import { readJsonBody } from './read-json-body.js';
 
 /**
- * Builds the body step of one route at startup: koa-body for JSON (and multipart where the
- * route accepts it, streamed to disk and size-limited), 415 for other content types, 413 past
- * the limit, 400 for malformed JSON.
+ * Builds the body step of one route at startup: JSON read straight from the request
+ * (readJsonBody; koa-body for compressed bodies), multipart where the route accepts it
+ * (streamed to disk and size-limited), 415 for other content types, 413 past the limit, 400
+ * for malformed JSON.
  */
 export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes: number): Middleware<AppState> {
   const accepted = route.spec.content_types;
@@ -35,6 +37,11 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
       const declared = Number(ctx.get('content-length') || 0);
       if (multipart && type === 'multipart/form-data') return parseUpload(ctx, next, limitBytes, maxFileBytes);
       if (declared > limitBytes) throw errors.bodyTooLarge(limitBytes);
+      const encoding = ctx.req.headers['content-encoding'];
+      if (type === 'application/json' && (encoding === undefined || encoding === 'identity')) {
+        gw.body = asBody(await readJsonBody(ctx.req, limitBytes));
+        return next();
+      }
       try {
         await parse(ctx, async () => undefined);
       } catch (e) {
@@ -43,11 +50,15 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
         throw e;
       }
     }
-    const body = (ctx.request as unknown as { body?: unknown }).body;
-    if (exceedsJsonDepth(body)) throw errors.nestingTooDeep(MAX_JSON_DEPTH);
-    gw.body = (body && typeof body === 'object' && !Array.isArray(body) ? body : body === undefined ? {} : body) as Record<string, unknown>;
+    gw.body = asBody((ctx.request as unknown as { body?: unknown }).body);
     await next();
   };
+}
+
+/** The parsed body as the steps after this one see it (too deep a nesting is a 400 here). */
+function asBody(body: unknown): Record<string, unknown> {
+  if (exceedsJsonDepth(body)) throw errors.nestingTooDeep(MAX_JSON_DEPTH);
+  return (body && typeof body === 'object' && !Array.isArray(body) ? body : body === undefined ? {} : body) as Record<string, unknown>;
 }
 
 /**
