@@ -9,8 +9,14 @@ import { abortSignalOf } from '../upstream/request-abort.js';
  * before the hedge fires, the others simply follow as fallbacks. Without `hedgeAfterMs` (or with
  * one target) this is runRouted itself, with no extra timer, signal or listener.
  */
-export async function runHedged<E, P, T>(call: RoutedCall<E, P, T>, hedgeAfterMs: number | undefined): Promise<Routed<E, P, T>> {
+export function runHedged<E, P, T>(call: RoutedCall<E, P, T>, hedgeAfterMs: number | undefined): Promise<Routed<E, P, T>> {
+  // Not an async function itself: the common unhedged call costs no extra promise.
   if (!hedgeAfterMs || call.targets.length < 2) return runRouted(call);
+  return raceHedged(call, hedgeAfterMs);
+}
+
+/** Two sides, the first target alone and the others once `hedgeAfterMs` passed; first answer wins. */
+async function raceHedged<E, P, T>(call: RoutedCall<E, P, T>, hedgeAfterMs: number): Promise<Routed<E, P, T>> {
   const first = new AbortController();
   const second = new AbortController();
   const forward = () => { first.abort(call.signal.reason); second.abort(call.signal.reason); };

@@ -98,7 +98,9 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
     let answered = false;
     try {
       for (;;) {
-        const upstream = await nextUpstream(call, target, tried, open);
+        const next = nextUpstream(call, target, tried, open);
+        // The breaker answers from memory on the happy path: no await (a microtask turn) then.
+        const upstream = next instanceof Promise ? await next : next;
         if (!upstream) {
           note('breaker_open');
           lastError ??= breakerOpen(target.id);
@@ -146,13 +148,16 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
   throw lastError ?? budgetError ?? new GatewayError(502, 'upstream_error', 'upstream_unreachable', 'No upstream could answer.');
 }
 
-/** The next upstream to call for a target, asking the breaker; undefined when all are open. */
-async function nextUpstream<E, P, T>(call: RoutedCall<E, P, T>, target: RoutingTarget<E>, tried: Set<string>, open: Set<string>): Promise<UpstreamRef | undefined> {
+/**
+ * The next upstream to call for a target, asking the breaker; undefined when all are open.
+ * Synchronous while the breaker answers synchronously (memory, or Redis within its trust window).
+ */
+function nextUpstream<E, P, T>(call: RoutedCall<E, P, T>, target: RoutingTarget<E>, tried: Set<string>, open: Set<string>): UpstreamRef | undefined | Promise<UpstreamRef | undefined> {
   for (;;) {
     const u = chooseUpstream(target.upstreams, tried, open, call.random);
     if (!u) return undefined;
-    let verdict = call.breaker.check(u.key, target.policy.breaker);
-    if (typeof verdict !== 'string') verdict = await verdict;
+    const verdict = call.breaker.check(u.key, target.policy.breaker);
+    if (typeof verdict !== 'string') return verdict.then((v) => (v !== 'open' ? u : (open.add(u.key), nextUpstream(call, target, tried, open))));
     if (verdict !== 'open') return u;
     open.add(u.key);
   }

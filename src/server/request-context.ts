@@ -16,7 +16,7 @@ import { RequestAbort } from '../upstream/request-abort.js';
 export function requestContext(route: CompiledRoute, runtime: Runtime, shared: SharedServices, fetchMedia: OperationServices['fetchMedia']): Middleware<AppState> {
   // The record names the route by its file name (`chat-completions.yaml`), not the path it was read from.
   const routeName = basename(route.spec.file);
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const record = ctx.state.record;
     const requestId = record.requestId;
     record.route = routeName;
@@ -33,6 +33,7 @@ export function requestContext(route: CompiledRoute, runtime: Runtime, shared: S
       body: {},
       record,
     };
-    await next();
+    // Nothing to do after the route: its promise is handed on (no async frame of its own).
+    return next();
   };
 }

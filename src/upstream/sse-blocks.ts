@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { SseFrame } from '../codecs/codec.js';
 
@@ -13,30 +14,154 @@ import type { SseFrame } from '../codecs/codec.js';
  * line ending is accepted: a stream with CR is normalized to LF first. One batch per network
  * read, so a proxy writes what one read brought in one write.
  */
-export async function* readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseFrame[]> {
-  const decoder = new StringDecoder('utf8');
-  let buffered = '';
-  let started = false;
+export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<SseFrame[]> {
+  return body instanceof Readable ? new ReadableSseReader(body) : readIterable(body);
+}
+
+/** Any async iterable of chunks (tests, generators): one batch per chunk that completes events. */
+async function* readIterable(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseFrame[]> {
+  const buffer = new SseBlockBuffer();
   for await (const chunk of body) {
-    buffered += typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
-    if (!started && buffered !== '') {
+    const frames = buffer.push(chunk);
+    if (frames.length > 0) yield frames;
+  }
+  const last = buffer.end();
+  if (last.length > 0) yield last;
+}
+
+/**
+ * Text of a stream cut into whole events as chunks arrive: decodes UTF-8 across chunk
+ * boundaries, drops a leading byte order mark, normalizes CR and CRLF, and keeps what follows
+ * the last complete event for the next chunk.
+ */
+export class SseBlockBuffer {
+  private readonly decoder = new StringDecoder('utf8');
+  private buffered = '';
+  private started = false;
+
+  /** The events a chunk completes (often none, or several). */
+  push(chunk: Uint8Array | string): SseFrame[] {
+    this.buffered += typeof chunk === 'string' ? chunk : this.decoder.write(chunk as Buffer);
+    if (!this.started && this.buffered !== '') {
       // The spec drops one byte order mark at the start of the stream.
-      started = true;
-      if (buffered.charCodeAt(0) === 0xfeff) buffered = buffered.slice(1);
+      this.started = true;
+      if (this.buffered.charCodeAt(0) === 0xfeff) this.buffered = this.buffered.slice(1);
     }
     // A CR that ends the read may be the first half of a CRLF: it waits for the next read, or
     // normalized alone it would end its line twice (a blank line: an event split in two).
-    const heldCr = buffered.charCodeAt(buffered.length - 1) === 13;
-    const { frames, rest } = splitSseBlocks(heldCr ? buffered.slice(0, -1) : buffered);
-    buffered = heldCr ? `${rest}\r` : rest;
-    if (frames.length > 0) yield frames;
+    const heldCr = this.buffered.charCodeAt(this.buffered.length - 1) === 13;
+    const { frames, rest } = splitSseBlocks(heldCr ? this.buffered.slice(0, -1) : this.buffered);
+    this.buffered = heldCr ? `${rest}\r` : rest;
+    return frames;
   }
-  buffered += decoder.end();
-  if (buffered.trim() !== '') {
+
+  /** At the end of the stream: an event it ended inside of, if any. */
+  end(): SseFrame[] {
+    const left = this.buffered + this.decoder.end();
+    this.buffered = '';
     // The stream ended inside an event: the spec dispatches nothing for it, but a decoder must
     // see it to tell a cut stream from a finished one (its data is what arrived).
-    const { frames } = splitSseBlocks(`${buffered}\n\n`);
-    if (frames.length > 0) yield frames;
+    return left.trim() !== '' ? splitSseBlocks(`${left}\n\n`).frames : [];
+  }
+}
+
+/**
+ * Events of a Node Readable (an undici body), read with `read()` on its 'readable' events. The
+ * generic path (Readable's own async iterator under an async generator) costs an end-of-stream
+ * watcher with its listeners per stream and several promises and microtask turns per read; a
+ * proxy does this for every stream. `read()` hands over everything buffered at once, so one
+ * network read (however many HTTP chunks it held) is one batch and one write to the client.
+ * Nothing more is read while a batch waits unread (backpressure reaches the upstream); an error
+ * of the body fails the next read; `return()` (a consumer that stops early) destroys the body,
+ * as Readable's own iterator does.
+ */
+class ReadableSseReader implements AsyncIterableIterator<SseFrame[]> {
+  private readonly buffer = new SseBlockBuffer();
+  private readonly ready: SseFrame[][] = [];
+  private ended = false;
+  private failure: { error: unknown } | undefined;
+  private waiting: { resolve: (r: IteratorResult<SseFrame[]>) => void; reject: (e: unknown) => void } | undefined;
+
+  constructor(private readonly body: Readable) {
+    body.on('readable', this.onReadable);
+    body.on('end', this.onEnd);
+    body.on('error', this.onError);
+    // A body destroyed without an error (an abort) ends the reader instead of leaving it waiting.
+    body.on('close', this.onClose);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<SseFrame[]>> {
+    if (this.ready.length === 0 && !this.failure && !this.ended) this.pull();
+    const batch = this.ready.shift();
+    if (batch) return Promise.resolve({ done: false, value: batch });
+    if (this.failure) return Promise.reject(this.failure.error);
+    if (this.ended) return Promise.resolve({ done: true, value: undefined });
+    return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+  }
+
+  return(): Promise<IteratorResult<SseFrame[]>> {
+    this.ended = true;
+    this.ready.length = 0;
+    this.body.off('readable', this.onReadable);
+    this.body.off('end', this.onEnd);
+    this.body.off('close', this.onClose);
+    // The 'error' listener stays: a body destroyed later must not throw an unhandled error.
+    if (!this.body.destroyed) this.body.destroy();
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  /** Reads what the body holds into one batch (nothing when a batch still waits unread). */
+  private pull(): void {
+    let batch: SseFrame[] | undefined;
+    for (let chunk = this.body.read() as Buffer | string | null; chunk !== null; chunk = this.body.read() as Buffer | string | null) {
+      const frames = this.buffer.push(chunk);
+      if (frames.length > 0) batch = batch ? batch.concat(frames) : frames;
+    }
+    if (!batch) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting.resolve({ done: false, value: batch });
+    } else {
+      this.ready.push(batch);
+    }
+  }
+
+  private readonly onReadable = (): void => {
+    if (this.ready.length === 0) this.pull();
+  };
+
+  private readonly onEnd = (): void => {
+    const last = this.buffer.end();
+    if (last.length > 0) this.ready.push(last);
+    this.ended = true;
+    this.settleWaiting();
+  };
+
+  private readonly onError = (error: unknown): void => {
+    this.failure ??= { error };
+    this.settleWaiting();
+  };
+
+  private readonly onClose = (): void => {
+    if (!this.ended && !this.failure) this.failure = { error: this.body.errored ?? new Error('aborted') };
+    this.settleWaiting();
+  };
+
+  /** Answers a waiting read once the body ended or failed. */
+  private settleWaiting(): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    const batch = this.ready.shift();
+    if (!batch && !this.failure && !this.ended) return;
+    this.waiting = undefined;
+    if (batch) waiting.resolve({ done: false, value: batch });
+    else if (this.failure) waiting.reject(this.failure.error);
+    else waiting.resolve({ done: true, value: undefined });
   }
 }
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
+import { PassThrough, Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
 import { readSseBlocks, splitSseBlocks } from '../../src/upstream/sse-blocks.js';
@@ -14,7 +15,7 @@ async function* bytesOf(text: string, cuts: number[]): AsyncGenerator<Uint8Array
   }
 }
 
-async function collect(reader: (body: AsyncIterable<Uint8Array>) => AsyncGenerator<SseFrame[]>, text: string, cuts: number[] = []): Promise<SseFrame[]> {
+async function collect(reader: (body: AsyncIterable<Uint8Array>) => AsyncIterable<SseFrame[]>, text: string, cuts: number[] = []): Promise<SseFrame[]> {
   const out: SseFrame[] = [];
   for await (const batch of reader(bytesOf(text, cuts))) out.push(...batch);
   return out;
@@ -50,8 +51,14 @@ const STREAM = [
   'data: [DONE]\n\n',
 ].join('');
 
+/** Two ways the reader is fed: any async iterable (tests, generators) and a Node Readable (undici bodies). */
+const INPUTS: ReadonlyArray<[string, (body: AsyncIterable<Uint8Array>) => AsyncIterable<SseFrame[]>]> = [
+  ['an async iterable', (body) => readSseBlocks(body)],
+  ['a Node Readable', (body) => readSseBlocks(Readable.from(body, { objectMode: true }))],
+];
+
 describe('upstream/sse-blocks', () => {
-  describe('#readSseBlocks', () => {
+  for (const [input, readSseBlocks] of INPUTS) describe(`#readSseBlocks from ${input}`, () => {
     it('reads the same events as the spec parser (eventsource-parser) whatever the read boundaries', async () => {
       const expected = seen(await collect(readSseBatches, STREAM));
       expect(expected).to.have.length(7);
@@ -111,6 +118,75 @@ describe('upstream/sse-blocks', () => {
       const batches: number[] = [];
       for await (const b of readSseBlocks(bytesOf('data: 1\n\ndata: 2\n\ndata: 3\n\n', [18]))) batches.push(b.length);
       expect(batches).to.deep.equal([2, 1]);
+    });
+  });
+
+  describe('#readSseBlocks from a Node Readable (the undici body path)', () => {
+    it('fails the next read with the error of the body, after the events that came before it', async () => {
+      const body = new PassThrough();
+      const reader = readSseBlocks(body)[Symbol.asyncIterator]();
+      body.write('data: 1\n\n');
+      expect(seen((await reader.next()).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '1' }]);
+      const failure = new Error('socket hang up');
+      setImmediate(() => body.destroy(failure));
+      let caught: unknown;
+      try {
+        await reader.next();
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).to.equal(failure);
+    });
+
+    it('fails a read when the body is destroyed without an error (an abort), instead of waiting forever', async () => {
+      const body = new PassThrough();
+      const reader = readSseBlocks(body)[Symbol.asyncIterator]();
+      setImmediate(() => body.destroy());
+      let caught: unknown;
+      try {
+        await reader.next();
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).to.be.instanceOf(Error);
+    });
+
+    it('destroys the body when the consumer stops early (return), as Readable\'s own iterator does', async () => {
+      const body = new PassThrough();
+      body.write('data: 1\n\n');
+      for await (const batch of readSseBlocks(body)) {
+        expect(batch).to.have.length(1);
+        break;
+      }
+      expect(body.destroyed).to.equal(true);
+    });
+
+    it('reads nothing more while a batch waits unread (backpressure), and reads on at the next read', async () => {
+      const body = new PassThrough();
+      const reader = readSseBlocks(body)[Symbol.asyncIterator]();
+      const tick = () => new Promise((resolve) => setImmediate(resolve));
+      body.write('data: 1\n\n');
+      await tick();
+      body.write('data: 2\n\n');
+      await tick();
+      // The first batch waits unread: the second stays in the body's buffer.
+      expect(body.readableLength).to.be.greaterThan(0);
+      expect(seen((await reader.next()).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '1' }]);
+      expect(seen((await reader.next()).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '2' }]);
+      const pending = reader.next();
+      body.end('data: 3\n\n');
+      expect(seen((await pending).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '3' }]);
+      expect((await reader.next()).done).to.equal(true);
+    });
+
+    it('hands over everything one read brought as one batch, however many chunks the body was pushed', async () => {
+      const body = new PassThrough();
+      const reader = readSseBlocks(body)[Symbol.asyncIterator]();
+      for (let i = 1; i <= 5; i++) body.write(`data: ${i}\n\n`);
+      body.end();
+      const first = await reader.next();
+      expect((first.value as SseFrame[]).map((f) => f.data)).to.deep.equal(['1', '2', '3', '4', '5']);
+      expect((await reader.next()).done).to.equal(true);
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Middleware } from 'koa';
+import type { Middleware, Next, ParameterizedContext } from 'koa';
 import { budgetExhausted, keyRateLimited, modelNotAllowed } from '../../billing/billing-errors.js';
 import type { SpendHold } from '../../billing/spend-hold.js';
 import { currentBucket } from '../../billing/budget-period.js';
@@ -45,7 +45,13 @@ export function deferredRpmOf(gw: object): DeferredRpm | undefined {
  * counted afterwards without being refused.
  */
 export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
+    // Keys without an rpm limit pass straight on (no async frame of this step's own).
+    if (ctx.state.gw.key?.spec.rpm === undefined) return next();
+    return checkRpm(ctx, next);
+  };
+
+  async function checkRpm(ctx: ParameterizedContext<AppState>, next: Next): Promise<void> {
     const gw = ctx.state.gw;
     const spec = gw.key?.spec;
     if (spec?.rpm !== undefined) {
@@ -69,7 +75,7 @@ export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
       if (!d.allowed) throw keyRateLimited('rpm', rpm, d.retryAfterSeconds);
     }
     await next();
-  };
+  }
 }
 
 /** 403 `model_not_allowed` unless the calling key's `models` globs match the body's model. */

@@ -25,34 +25,44 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
     urlencoded: false,
     multipart: false,
   });
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const gw = ctx.state.gw;
-    const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
-    if (hasBody) {
+    const headers = ctx.req.headers;
+    const declared = Number(headers['content-length'] || 0);
+    if (declared > 0 || Boolean(headers['transfer-encoding'])) {
       // A body sent without any Content-Type is read as the route's canonical type (JSON), as
       // most clients that forget the header mean it; a wrong declared type is still a 415.
-      if (!ctx.get('content-type')) ctx.request.headers['content-type'] = accepted[0]!;
+      if (!headers['content-type']) headers['content-type'] = accepted[0]!;
       const type = ctx.request.type || 'application/octet-stream';
       if (!accepted.some((a) => type === a)) throw errors.unsupportedMediaType(type, accepted);
-      const declared = Number(ctx.get('content-length') || 0);
       if (multipart && type === 'multipart/form-data') return parseUpload(ctx, next, limitBytes, maxFileBytes);
       if (declared > limitBytes) throw errors.bodyTooLarge(limitBytes);
-      const encoding = ctx.req.headers['content-encoding'];
+      const encoding = headers['content-encoding'];
       if (type === 'application/json' && (encoding === undefined || encoding === 'identity')) {
-        gw.body = asBody(await readJsonBody(ctx.req, limitBytes));
-        return next();
+        // The common case, without an async frame of this step's own.
+        return readJsonBody(ctx.req, limitBytes).then((body) => {
+          gw.body = asBody(body);
+          return next();
+        });
       }
-      try {
-        await parse(ctx, async () => undefined);
-      } catch (e) {
-        const err = e as { status?: number; httpCode?: number; code?: number; message?: string };
-        if (err.status === 413 || err.httpCode === 413 || /maxFileSize|exceeded/i.test(err.message ?? '')) throw errors.bodyTooLarge(limitBytes);
-        throw e;
-      }
+      return parseEncoded(ctx, next, parse, limitBytes);
     }
     gw.body = asBody((ctx.request as unknown as { body?: unknown }).body);
-    await next();
+    return next();
   };
+}
+
+/** A compressed JSON body, read by koa-body (which inflates it). */
+async function parseEncoded(ctx: ParameterizedContext<AppState>, next: Next, parse: Middleware, limitBytes: number): Promise<void> {
+  try {
+    await parse(ctx, async () => undefined);
+  } catch (e) {
+    const err = e as { status?: number; httpCode?: number; code?: number; message?: string };
+    if (err.status === 413 || err.httpCode === 413 || /maxFileSize|exceeded/i.test(err.message ?? '')) throw errors.bodyTooLarge(limitBytes);
+    throw e;
+  }
+  ctx.state.gw.body = asBody((ctx.request as unknown as { body?: unknown }).body);
+  await next();
 }
 
 /** The parsed body as the steps after this one see it (too deep a nesting is a 400 here). */

@@ -9,7 +9,7 @@ export interface Finding { field: string; rule: string; message: string }
 
 /** Validates the body with the route's validator compiled at startup. */
 export function validateBody(route: CompiledRoute): Middleware<AppState> {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const gw = ctx.state.gw;
     const validate = gw.files !== undefined && route.validateMultipart ? route.validateMultipart : route.validate;
     if (validate && !validate(gw.body)) {
@@ -18,7 +18,7 @@ export function validateBody(route: CompiledRoute): Middleware<AppState> {
       const more = findings.length > 1 ? ` (and ${findings.length - 1} more problem${findings.length > 2 ? 's' : ''})` : '';
       throw errors.validation(`Invalid request: ${first.message}${more}.`, findings);
     }
-    await next();
+    return next();
   };
 }
 
