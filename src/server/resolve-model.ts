@@ -26,20 +26,29 @@ const GATEWAY_FIELDS = new Set(['max_budget_usd', 'models']);
  * lists no parameters accepts all. A field is kept when the model lists its capability under any
  * spelling (responses `text` == chat `response_format`, see codecs/shared/parameter-spellings.ts).
  */
-export function dropUnsupported(body: Record<string, unknown>, entry: ModelEntry, route: CompiledRoute): { body: Record<string, unknown>; dropped: string[] } {
-  if (entry.parameters.size === 0) return { body, dropped: [] };
+export function dropUnsupported(body: Record<string, unknown>, entry: ModelEntry, route: CompiledRoute): { body: Record<string, unknown>; dropped: readonly string[] } {
+  if (entry.parameters.size === 0) return { body, dropped: NOTHING_DROPPED };
+  const keeps = (k: string) => !route.tunableParameters.has(k) || listsCapability(entry.parameters, k) || GATEWAY_FIELDS.has(k);
+  // Most requests drop nothing: checked first, so the body is copied only when something goes.
+  let any = false;
+  for (const k in body) if (!keeps(k)) { any = true; break; }
+  if (!any) return { body, dropped: NOTHING_DROPPED };
   const dropped: string[] = [];
   const kept: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(body)) {
-    if (!route.tunableParameters.has(k) || listsCapability(entry.parameters, k) || GATEWAY_FIELDS.has(k)) kept[k] = v;
+  for (const k in body) {
+    if (keeps(k)) kept[k] = body[k];
     else dropped.push(k);
   }
-  return dropped.length === 0 ? { body, dropped } : { body: kept, dropped };
+  return { body: kept, dropped };
 }
+
+const NOTHING_DROPPED: readonly string[] = Object.freeze([]);
 
 /** Removes gateway-only fields before a body is forwarded as is. */
 export function stripGatewayFields(body: Record<string, unknown>): Record<string, unknown> {
-  if (!Object.keys(body).some((k) => GATEWAY_FIELDS.has(k))) return body;
+  let any = false;
+  for (const k in body) if (GATEWAY_FIELDS.has(k)) { any = true; break; }
+  if (!any) return body;
   return Object.fromEntries(Object.entries(body).filter(([k]) => !GATEWAY_FIELDS.has(k)));
 }
 

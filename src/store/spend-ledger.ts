@@ -90,7 +90,12 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
     const t = now();
     settled.set(id, t);
     // Pruned when over the cap, and for age every 64th settle (not each: this runs per request).
-    if (settled.size <= SETTLED_IDS_KEPT && ++remembered % 64 !== 0) return;
+    if (settled.size > SETTLED_IDS_KEPT) {
+      // Over the cap (the steady state under load): the oldest goes, found without an iterator
+      // over entries (which allocates an [id, at] pair per step).
+      settled.delete(settled.keys().next().value!);
+      if (++remembered % 64 !== 0) return;
+    } else if (++remembered % 64 !== 0) return;
     for (const [old, at] of settled) {
       if (settled.size <= SETTLED_IDS_KEPT && at >= t - holdTtlSeconds * 1000) break;
       settled.delete(old);
