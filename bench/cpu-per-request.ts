@@ -43,8 +43,8 @@ function stopper(proc: ChildProcess, signal: NodeJS.Signals): () => Promise<void
 }
 
 /** Starts a helper that prints `READY <port>` (fake upstream, bare proxy). */
-function startReady(script: string, env: Record<string, string>, core: string): Promise<Server> {
-  const proc = spawnPinned(core, [script], env, 'pipe');
+function startReady(script: string, env: Record<string, string>, core: string, preload: string[] = []): Promise<Server> {
+  const proc = spawnPinned(core, [...preload, script], env, 'pipe');
   return new Promise((ok, fail) => {
     let out = '';
     proc.stdout!.on('data', (c: Buffer) => {
@@ -134,16 +134,17 @@ async function main(): Promise<void> {
     const up20 = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '20' }, '1');
     const up500 = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '500' }, '1');
     servers.push(up20, up500);
-    const bare20 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up20.url }, '0');
-    const bare500 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up500.url }, '0');
+    // The bare proxies carry the same event-loop monitor: their delay under the same load is the reference.
+    const monitor = ['--import', join(dist, 'bench/loop-monitor.js')];
+    const bare20 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up20.url, BENCH_LOOP_FILE: join(dir, 'bare-loop.json') }, '0', monitor);
+    const bare500 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up500.url, BENCH_LOOP_FILE: join(dir, 'bare-loop500.json') }, '0', monitor);
     servers.push(bare20, bare500);
     const gw = await startGateway(config, up20.url, loopFile);
     const gw500 = await startGateway(config, up500.url, join(dir, 'loop500.json'));
     servers.push(gw, gw500);
     await new Promise((r) => setTimeout(r, 2000));
     const idleMiB = readMemory(gw.pid).rssKiB / 1024;
-    gw.proc.kill('SIGUSR2');
-    gw500.proc.kill('SIGUSR2');
+    for (const s of [gw, gw500, bare20, bare500]) s.proc.kill('SIGUSR2');
     const cases = [
       { label: 'plain', stream: false, bare: bare20, gw, n: N },
       { label: 'stream, 20 chunks', stream: true, bare: bare20, gw, n: N },
@@ -154,9 +155,11 @@ async function main(): Promise<void> {
       rows.push({ label: c.label, bare: cpuPerRequest(c.bare, payload, c.n), gw: cpuPerRequest(c.gw, payload, c.n) });
     }
     const peakMiB = Math.max(readMemory(gw.pid).hwmKiB, readMemory(gw500.pid).hwmKiB) / 1024;
-    await gw.stop();
-    await gw500.stop();
-    const loops = [loopFile, join(dir, 'loop500.json')].map((f) => JSON.parse(readFileSync(f, 'utf8')) as { maxMs: number; p99Ms: number });
+    for (const s of [gw, gw500, bare20, bare500]) await s.stop();
+    const readLoops = (files: string[]) => files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { maxMs: number; p99Ms: number });
+    const loops = readLoops(['loop.json', 'loop500.json']);
+    const bareLoops = readLoops(['bare-loop.json', 'bare-loop500.json']);
+    const worst = (l: Array<{ maxMs: number; p99Ms: number }>) => `${Math.max(...l.map((x) => x.maxMs)).toFixed(1)} ms (p99 ${Math.max(...l.map((x) => x.p99Ms)).toFixed(1)} ms)`;
     const perChunk = ((rows[2]!.gw - rows[1]!.gw) - (rows[2]!.bare - rows[1]!.bare)) / 480;
     const lines = [
       `# CPU per request (${N} requests, ${CONC} connections; 500-chunk case ${cases[2]!.n}; model ${model}; ${pin ? 'server on core 0, load on core 1' : 'unpinned: taskset missing'})`,
@@ -171,7 +174,8 @@ async function main(): Promise<void> {
       `| startup to first /healthz answer | ${gw.startupMs.toFixed(0)} ms |`,
       `| idle RSS | ${idleMiB.toFixed(0)} MiB |`,
       `| peak RSS | ${peakMiB.toFixed(0)} MiB |`,
-      `| longest event-loop delay from the first request on | ${Math.max(...loops.map((l) => l.maxMs)).toFixed(1)} ms (p99 ${Math.max(...loops.map((l) => l.p99Ms)).toFixed(1)} ms) |`,
+      `| longest event-loop delay from the first request on | ${worst(loops)} |`,
+      `| the bare proxy's, under the same load | ${worst(bareLoops)} |`,
     ];
     const out = lines.join('\n');
     console.log(out);
