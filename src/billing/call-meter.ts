@@ -40,6 +40,8 @@ export interface MeteredUsage {
 /** Told the final usage and cost once, when the meter finishes (`estimated`: no provider usage). */
 export type MeterReport = (usage: Usage, costUsd: number, estimated: boolean) => void;
 
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** A meter for a text call of `request` priced by `pricing`, settling on `hold`. */
 export function createCallMeter(request: Conversation, pricing: Pricing, hold: SpendHold, estimatedInputTokens?: number, report?: MeterReport): CallMeter {
   let usage: Usage | undefined;
@@ -81,10 +83,11 @@ export function createCallMeter(request: Conversation, pricing: Pricing, hold: S
       }
       return cost;
     },
-    async abandon() {
-      if (done) return;
+    abandon() {
+      // Called after every call, finished or not: a finished meter has nothing to settle.
+      if (done) return SETTLED;
       done = true;
-      await hold.settle(0, 0);
+      return hold.settle(0, 0);
     },
   };
 }

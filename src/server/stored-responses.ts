@@ -4,17 +4,16 @@
  * stored afterwards unless the client sent `store: false`. Owner of everything is the calling
  * key's hash, so references never cross keys.
  */
-import type { ParameterizedContext } from 'koa';
 import type { SseFrame, StreamEncoder, SurfaceCodec } from '../codecs/codec.js';
 import { expandStoredReferences, findStoredReferences, listInputItems } from '../codecs/openai-responses/stored-input.js';
 import { isRecord, type JsonObject } from '../codecs/shared/json.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import type { ResponseStore } from '../store/response-store.js';
-import type { AppState, GatewayState } from './state.js';
+import type { GatewayState } from './state.js';
 import { withData } from '../codecs/shared/sse-frame.js';
 
 /** The surface whose requests may refer to stored responses. */
-const RESPONSES_SURFACE = 'openai-responses';
+export const RESPONSES_SURFACE = 'openai-responses';
 
 /** One request's use of the store: the expanded body, and how its answer gets stored. */
 export interface StoredResponsesSession {
@@ -22,8 +21,8 @@ export interface StoredResponsesSession {
   readonly body: Record<string, unknown>;
   /** The surface to encode with: stream answers are stored as their final event goes out. */
   wrap(surface: SurfaceCodec): SurfaceCodec;
-  /** Stores a plain JSON answer (call after the handler set `ctx.body`). */
-  finish(ctx: ParameterizedContext<AppState>): Promise<void>;
+  /** Stamps and stores a plain JSON answer (called with the answer before it is written). */
+  finishAnswer(answer: unknown): void;
 }
 
 // Saves still running in this process, awaited by a follow-up that names them (a client may
@@ -52,7 +51,7 @@ export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, s
   const left = body === gw.body ? refs : findStoredReferences(body);
   // store: false keeps nothing; a conversation whose references the upstream resolves is the upstream's to keep.
   if (gw.body.store === false || left.previousResponseId !== undefined || left.itemIds.length > 0) {
-    return { body, wrap: (s) => s, finish: async () => undefined };
+    return { body, wrap: (s) => s, finishAnswer: () => undefined };
   }
   const previousId = refs.previousResponseId ?? null;
   const input = listInputItems(body.input);
@@ -75,8 +74,7 @@ export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, s
       ...surface,
       createStreamEncoder: (request) => storingEncoder(surface.createStreamEncoder(request), stamp, save),
     }),
-    async finish(ctx) {
-      const answer = ctx.body;
+    finishAnswer(answer) {
       if (!isRecord(answer) || answer.object !== 'response') return;
       stamp(answer);
       save(answer);

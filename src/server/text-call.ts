@@ -67,6 +67,7 @@ export async function runTextCall(
   services: RoutingServices,
   billing: TextBilling,
   hedgeAfterMs?: number,
+  beforeJsonAnswer?: (body: unknown) => void,
 ): Promise<void> {
   const gw = ctx.state.gw;
   const record = gw.record;
@@ -99,7 +100,7 @@ export async function runTextCall(
   });
   const headers = routingHeaders(routed, p.dropped);
   try {
-    await writeAnswer(ctx, surface, routed, headers, meter);
+    await writeAnswer(ctx, surface, routed, headers, meter, beforeJsonAnswer);
   } finally {
     await meter.abandon();
   }
@@ -145,6 +146,7 @@ async function writeAnswer(
   routed: Routed<ModelEntry, TextPrepared, TextAnswer>,
   headers: Record<string, string>,
   meter: CallMeter,
+  beforeJsonAnswer?: (body: unknown) => void,
 ): Promise<void> {
   const p = routed.prepared;
   const answer = routed.value;
@@ -155,12 +157,12 @@ async function writeAnswer(
       } catch {
         // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
       }
-      return sendJsonAnswer(ctx, answer.body, headers, await meter.finish());
+      return sendJsonAnswer(ctx, answer.body, headers, await meter.finish(), beforeJsonAnswer);
     }
     case 'answer': {
       meter.record(answer.answer.usage);
       const cost = await meter.finish();
-      return sendJsonAnswer(ctx, surface.encodeResponse(answer.answer, p.request), headers, cost);
+      return sendJsonAnswer(ctx, surface.encodeResponse(answer.answer, p.request), headers, cost, beforeJsonAnswer);
     }
     case 'frames':
       return writePassthroughStream(ctx, surface, answer.stream, headers, meter);
@@ -170,18 +172,25 @@ async function writeAnswer(
 }
 
 /**
- * Answers with a whole JSON body carrying its cost (`usage.cost`, `x-gateway-cost`). The
- * headers are set on the response directly: the values are the gateway's own (no validation
- * needed), and a Content-Type already set spares Koa's MIME lookup when the body is assigned.
+ * Answers with a whole JSON body carrying its cost (`usage.cost`, `x-gateway-cost`), written
+ * here in one `end()` as streams are (Koa's body setter and respond() are skipped: they would
+ * only set the same headers one by one through Koa's checks and serialize the same body). The
+ * headers are the gateway's own values (no validation needed). `beforeWrite` sees the finished
+ * body first (stored Responses stamp and store it).
  */
-function sendJsonAnswer(ctx: ParameterizedContext<AppState>, body: unknown, headers: Record<string, string>, cost: number): void {
+function sendJsonAnswer(ctx: ParameterizedContext<AppState>, body: unknown, headers: Record<string, string>, cost: number, beforeWrite?: (body: unknown) => void): void {
   injectCostIntoBody(body, cost);
+  beforeWrite?.(body);
+  const text = JSON.stringify(body);
   const res = ctx.res;
+  ctx.respond = false;
+  res.statusCode = 200;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
   for (const name in headers) res.setHeader(name, headers[name]!);
   res.setHeader(COST_HEADER, formatUsd(cost));
-  res.setHeader('content-type', 'application/json; charset=utf-8');
-  ctx.body = body;
+  res.setHeader('content-length', Buffer.byteLength(text));
   ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
+  res.end(text);
 }
 
 /**
