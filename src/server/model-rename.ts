@@ -36,11 +36,13 @@ export function createModelRenamer(canonicalModel: string): (frame: SseFrame) =>
     const end = at + field!.length;
     const renamed = data.slice(0, at) + canonical + data.slice(end);
     const raw = frame.raw;
-    // A frame read by the fast path is its prefix (`event:` line, `data: `), the data and the blank line.
+    // Wire text is kept only by the reader's fast path: the prefix (`event:` line, `data: `), the
+    // data and the blank line. So the renamed wire text is that prefix, the renamed data and the
+    // blank line: no second search and compare (this runs on every frame).
     if (raw === undefined || !raw.endsWith('\n\n')) return withData(frame, renamed);
     const prefix = raw.length - data.length - 2;
-    if (prefix < 0 || !hasAt(raw, field!, prefix + at)) return withData(frame, renamed);
-    const rawRenamed = raw.slice(0, prefix + at) + canonical + raw.slice(prefix + end);
+    if (prefix < 6 || raw.charCodeAt(prefix - 1) !== 32 /* the space of `data: ` */) return withData(frame, renamed);
+    const rawRenamed = (prefix === 6 ? 'data: ' : raw.slice(0, prefix)) + renamed + '\n\n';
     return frame.event !== undefined ? { event: frame.event, data: renamed, raw: rawRenamed } : { data: renamed, raw: rawRenamed };
   };
 }
