@@ -51,6 +51,8 @@ export const errors = {
     new GatewayError(400, 'invalid_request_error', 'unsupported_operation', `Model '${model}' does not support '${operation}'. Check supported_endpoints in GET /v1/models/${model}.`, { model, operation }),
   providerNotConfigured: (provider: string, missing: string) =>
     new GatewayError(400, 'invalid_request_error', 'provider_not_configured', `Provider '${provider}' is not configured: set ${missing}.`, { provider, missing }),
+  unsupportedContentEncoding: (got: string) =>
+    new GatewayError(415, 'invalid_request_error', 'unsupported_media_type', `Content-Encoding '${got}' is not accepted here; send the body as it is or with gzip, deflate or br.`),
   unsupportedMediaType: (got: string, accepted: readonly string[]) =>
     new GatewayError(415, 'invalid_request_error', 'unsupported_media_type', `Content-Type '${got}' is not accepted here; send one of: ${accepted.join(', ')}.`),
   missingKey: () =>

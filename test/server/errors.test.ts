@@ -1,4 +1,4 @@
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 
@@ -58,6 +58,24 @@ describe('error handling', () => {
     const gzipped = await post('/v1/chat/completions', new Blob([gzipSync(chat)]), { 'content-encoding': 'gzip' });
     expect(gzipped.status).to.equal(200);
     expect(((await gzipped.json()) as { model: string }).model).to.equal('sandbox/echo-1');
+  });
+  it('reads deflate and br bodies too, and names the encoding it cannot read (415) or a body that does not decompress (400)', async () => {
+    const chat = JSON.stringify({ model: 'sandbox/echo-1', messages: [{ role: 'user', content: 'héllo' }] });
+    for (const [encoding, bytes] of [['deflate', deflateSync(chat)], ['br', brotliCompressSync(chat)], ['GZIP', gzipSync(chat)]] as const) {
+      const res = await post('/v1/chat/completions', new Blob([bytes]), { 'content-encoding': encoding });
+      expect(res.status, encoding).to.equal(200);
+      expect(((await res.json()) as { model: string }).model).to.equal('sandbox/echo-1');
+    }
+    const zstd = await expectError(await post('/v1/chat/completions', new Blob([gzipSync(chat)]), { 'content-encoding': 'zstd' }), 415, 'invalid_request_error', 'unsupported_media_type');
+    expect(zstd.error.message).to.include("'zstd'");
+    const corrupt = new Uint8Array(gzipSync(chat));
+    corrupt.fill(0x55, 12, 40);
+    await expectError(await post('/v1/chat/completions', new Blob([corrupt]), { 'content-encoding': 'gzip' }), 400, 'invalid_request_error', 'invalid_request');
+  });
+  it('answers 413 for a compressed body that inflates past limits.body_bytes (a small gzip bomb)', async () => {
+    const bomb = gzipSync(Buffer.alloc(30 * 1024 * 1024, 0x20));
+    expect(bomb.length).to.be.below(100 * 1024);
+    await expectError(await post('/v1/chat/completions', new Blob([bomb]), { 'content-encoding': 'gzip' }), 413, 'invalid_request_error', 'request_too_large');
   });
   it('answers 413 for a chunked body (no Content-Length) that grows past limits.body_bytes', async () => {
     const chunk = new Uint8Array(1024 * 1024).fill(0x20);

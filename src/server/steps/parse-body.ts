@@ -1,4 +1,3 @@
-import { koaBody } from 'koa-body';
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
@@ -10,21 +9,13 @@ import { readJsonBody } from './read-json-body.js';
 
 /**
  * Builds the body step of one route at startup: JSON read straight from the request
- * (readJsonBody; koa-body for compressed bodies), multipart where the route accepts it
+ * (readJsonBody, compressed bodies included), multipart where the route accepts it
  * (streamed to disk and size-limited), 415 for other content types, 413 past the limit, 400
  * for malformed JSON.
  */
 export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes: number): Middleware<AppState> {
   const accepted = route.spec.content_types;
   const multipart = accepted.includes('multipart/form-data');
-  const parse = koaBody({
-    json: true,
-    jsonStrict: true,
-    jsonLimit: limitBytes,
-    text: false,
-    urlencoded: false,
-    multipart: false,
-  });
   return (ctx, next) => {
     const gw = ctx.state.gw;
     const headers = ctx.req.headers;
@@ -37,33 +28,22 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
       if (!accepted.some((a) => type === a)) throw errors.unsupportedMediaType(type, accepted);
       if (multipart && type === 'multipart/form-data') return parseUpload(ctx, next, limitBytes, maxFileBytes);
       if (declared > limitBytes) throw errors.bodyTooLarge(limitBytes);
-      const encoding = headers['content-encoding'];
-      if (type === 'application/json' && (encoding === undefined || encoding === 'identity')) {
-        // The common case, without an async frame of this step's own.
-        return readJsonBody(ctx.req, limitBytes).then((body) => {
+      if (JSON_TYPES.has(type)) {
+        // Without an async frame of this step's own: the body read is the only wait.
+        return readJsonBody(ctx.req, limitBytes, headers['content-encoding']?.trim().toLowerCase()).then((body) => {
           gw.body = asBody(body);
           return next();
         });
       }
-      return parseEncoded(ctx, next, parse, limitBytes);
+      // Another accepted type is not read (as koa-body, set to parse JSON only, left it).
     }
     gw.body = asBody((ctx.request as unknown as { body?: unknown }).body);
     return next();
   };
 }
 
-/** A compressed JSON body, read by koa-body (which inflates it). */
-async function parseEncoded(ctx: ParameterizedContext<AppState>, next: Next, parse: Middleware, limitBytes: number): Promise<void> {
-  try {
-    await parse(ctx, async () => undefined);
-  } catch (e) {
-    const err = e as { status?: number; httpCode?: number; code?: number; message?: string };
-    if (err.status === 413 || err.httpCode === 413 || /maxFileSize|exceeded/i.test(err.message ?? '')) throw errors.bodyTooLarge(limitBytes);
-    throw e;
-  }
-  ctx.state.gw.body = asBody((ctx.request as unknown as { body?: unknown }).body);
-  await next();
-}
+/** The JSON media types read as JSON (the ones koa-body read as JSON). */
+const JSON_TYPES: ReadonlySet<string> = new Set(['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/scim+json']);
 
 /** The parsed body as the steps after this one see it (too deep a nesting is a 400 here). */
 function asBody(body: unknown): Record<string, unknown> {

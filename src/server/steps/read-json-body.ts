@@ -1,23 +1,40 @@
 import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createUnzip } from 'node:zlib';
 import { scan } from '@hapi/bourne';
 import { errors } from '../../errors/gateway-error.js';
 
 /**
- * Reads an uncompressed JSON request body and parses it, as koa-body (co-body, raw-body and
- * bourne) did for these bodies, in a fraction of its CPU: the bytes are gathered straight from
- * the request stream. Same answers as before: 413 past `limitBytes`, 400 `malformed_json` for
- * text that is not JSON or whose top level is not an object or array, an empty body read as
- * `{}`, a UTF-8 BOM skipped, and a `__proto__` key refused (prototype poisoning).
- * Compressed bodies (`Content-Encoding`) still go through koa-body.
+ * Reads a JSON request body and parses it, as koa-body (co-body, inflation, raw-body and bourne)
+ * did, in a fraction of its CPU and memory (koa-body's option checks load zod: 5.6 MB of live
+ * heap): the bytes are gathered straight from the request stream, decompressed with node:zlib
+ * when the body has a `Content-Encoding` (gzip and deflate, br; identity as it is; anything else
+ * 415, as inflation answered). Same answers as before: 413 once the (decompressed) body passes
+ * `limitBytes`, 400 `malformed_json` for text that is not JSON or whose top level is not an
+ * object or array, an empty body read as `{}`, a UTF-8 BOM skipped, and a `__proto__` key
+ * refused (prototype poisoning); a body that does not decompress is a 400.
  */
-export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+export function readJsonBody(req: IncomingMessage, limitBytes: number, encoding?: string): Promise<unknown> {
+  if (encoding === undefined || encoding === 'identity') return readJsonFrom(req, req, limitBytes);
+  const inflate = encoding === 'gzip' || encoding === 'deflate' ? createUnzip() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  if (!inflate) return Promise.reject(errors.unsupportedContentEncoding(encoding));
+  req.pipe(inflate);
+  return readJsonFrom(inflate, req, limitBytes).finally(() => {
+    req.unpipe(inflate);
+    inflate.destroy();
+  });
+}
+
+/** Gathers `source` (the request, or its decompression) up to `limitBytes` and parses it. */
+function readJsonFrom(source: Readable, req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const compressed = source !== req;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
     const cleanup = () => {
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.off('error', onError);
+      source.off('data', onData);
+      source.off('end', onEnd);
+      source.off('error', onError);
       req.off('aborted', onAborted);
     };
     const onData = (chunk: Buffer) => {
@@ -40,15 +57,16 @@ export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<
     };
     const onError = (e: Error) => {
       cleanup();
-      reject(e);
+      // A zlib error is the body's fault (corrupt or not what its Content-Encoding says).
+      reject(compressed && (e as { code?: string }).code?.startsWith('Z_') ? errors.invalidRequest('The request body could not be decompressed as its Content-Encoding says.') : e);
     };
     const onAborted = () => {
       cleanup();
       reject(errors.invalidRequest('The request was aborted before its body was complete.'));
     };
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', onError);
+    source.on('data', onData);
+    source.once('end', onEnd);
+    source.once('error', onError);
     req.once('aborted', onAborted);
   });
 }
