@@ -35,6 +35,9 @@ export function generateValidatorCode(name: MetaSchemaName): string {
 
 const requireCjs = createRequire(import.meta.url);
 
+/** The ajv runtime modules that precompiled validators require. */
+const RUNTIME_HELPERS = ['ajv/dist/runtime/ucs2length', 'ajv/dist/runtime/equal'] as const;
+
 /**
  * ajv itself (75 modules), required only to compile: at build time, or for a meta-schema edited
  * since the build. `serve` and `lint` run the precompiled validators.
@@ -68,6 +71,9 @@ export function forgetPrecompiledValidators(): void {
 export function loadMetaSchemaValidator(name: MetaSchemaName): ValidateFunction {
   const { text, hash } = readMetaSchema(name);
   try {
+    // Required here first: a module keeps the one that first required it as its `parent` for
+    // good, and a validator module kept that way kept its 225 KB of source after the release.
+    for (const helper of RUNTIME_HELPERS) requireCjs(helper);
     const compiled = requireCjs(precompiledPath(name)) as ValidateFunction & { schemaHash?: string };
     if (compiled.schemaHash === hash) return compiled;
   } catch {
