@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import standaloneCode from 'ajv/dist/standalone/index.js';
+import type { Ajv2020 as Engine, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { packageRoot } from '../paths.js';
 
 /** The published meta-schemas of the config files (schemas/<name>.schema.json). */
@@ -28,12 +27,25 @@ export function precompiledPath(name: MetaSchemaName): string {
 /** Standalone validator code of a meta-schema (CommonJS), stamped with the schema's hash. */
 export function generateValidatorCode(name: MetaSchemaName): string {
   const { text, hash } = readMetaSchema(name);
-  const ajv = new Ajv2020({ ...options, code: { source: true } });
+  const ajv = newEngine({ ...options, code: { source: true } });
+  const standaloneCode = requireCjs('ajv/dist/standalone/index.js') as typeof import('ajv/dist/standalone/index.js');
   const code = standaloneCode.default(ajv, ajv.compile(JSON.parse(text) as object));
   return `${code}\nmodule.exports.schemaHash = ${JSON.stringify(hash)};\n`;
 }
 
 const requireCjs = createRequire(import.meta.url);
+
+/** The ajv runtime modules that precompiled validators require. */
+const RUNTIME_HELPERS = ['ajv/dist/runtime/ucs2length', 'ajv/dist/runtime/equal'] as const;
+
+/**
+ * ajv itself (75 modules), required only to compile: at build time, or for a meta-schema edited
+ * since the build. `serve` and `lint` run the precompiled validators.
+ */
+function newEngine(opts: Options): Engine {
+  const { Ajv2020 } = requireCjs('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  return new Ajv2020(opts);
+}
 
 /**
  * Drops the precompiled validators from the CommonJS cache and from the `children` of the
@@ -59,10 +71,13 @@ export function forgetPrecompiledValidators(): void {
 export function loadMetaSchemaValidator(name: MetaSchemaName): ValidateFunction {
   const { text, hash } = readMetaSchema(name);
   try {
+    // Required here first: a module keeps the one that first required it as its `parent` for
+    // good, and a validator module kept that way kept its 225 KB of source after the release.
+    for (const helper of RUNTIME_HELPERS) requireCjs(helper);
     const compiled = requireCjs(precompiledPath(name)) as ValidateFunction & { schemaHash?: string };
     if (compiled.schemaHash === hash) return compiled;
   } catch {
     // not built yet: compile below
   }
-  return new Ajv2020(options).compile(JSON.parse(text) as object);
+  return newEngine(options).compile(JSON.parse(text) as object);
 }

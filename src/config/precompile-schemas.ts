@@ -1,9 +1,12 @@
 /**
  * Build step (`npm run build`): writes the standalone validators of the config meta-schemas to
- * dist/schemas/, so `gateway serve` and `gateway lint` load them instead of compiling them.
+ * dist/schemas/, so `gateway serve` and `gateway lint` load them instead of compiling them; then
+ * fills the startup cache (startup-cache.ts) for the shipped gateway.yaml and routes/, so its
+ * first start needs neither the YAML parser nor ajv's code generator.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
+import { packageRoot } from '../paths.js';
 import { META_SCHEMAS, generateValidatorCode, precompiledPath } from './meta-schema-compiler.js';
 
 for (const name of META_SCHEMAS) {
@@ -11,3 +14,8 @@ for (const name of META_SCHEMAS) {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, generateValidatorCode(name));
 }
+
+// Imported only now: the meta-schema validators they load are the ones just written.
+const { loadProject } = await import('./load-project.js');
+const { compile } = await import('../compile/compile.js');
+compile(loadProject(join(packageRoot, 'gateway.yaml'), {}));

@@ -1,9 +1,12 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { cacheKey, fileHash, readCached, writeCached } from './startup-cache.js';
 
 /** How a request schema reads its body: JSON as it is, or multipart text fields coerced. */
 export type RequestEncoding = 'json' | 'form';
 
+const requireCjs = createRequire(import.meta.url);
 const engines: Partial<Record<RequestEncoding, Ajv2020>> = {};
 const compiled: Record<RequestEncoding, WeakMap<object, ValidateFunction>> = { json: new WeakMap(), form: new WeakMap() };
 
@@ -13,20 +16,67 @@ const compiled: Record<RequestEncoding, WeakMap<object, ValidateFunction>> = { j
  * per load, not twice. `form` coerces (in place) the schema's numbers and booleans, because
  * multipart text fields are strings on the wire and handlers should see the types JSON gives.
  * Throws ajv's error for a schema that does not compile.
+ *
+ * The validator is ajv's standalone code, kept in the startup cache (startup-cache.ts) by the
+ * schema's text: a start with every schema cached loads neither ajv nor its code generator
+ * (cold, compiling the shipped routes' schemas took ~180 ms). A cached entry exists only for
+ * a schema that compiled, so a hit compiles too.
  */
 export function compileRequestSchema(schema: Record<string, unknown>, encoding: RequestEncoding = 'json'): ValidateFunction {
   let v = compiled[encoding].get(schema);
   if (!v) {
-    v = engineFor(encoding).compile(schema);
+    v = cachedValidator(schema, encoding) ?? engineFor(encoding).compile(schema);
     compiled[encoding].set(schema, v);
   }
   return v;
 }
 
+/**
+ * The validator from the cache, or compiled and then cached. Undefined for a schema with ids
+ * (`$id`, anchors): whether it compiles depends on the schemas compiled before it in the same
+ * engine (a repeated id), which a cache by one schema's text cannot know.
+ */
+function cachedValidator(schema: Record<string, unknown>, encoding: RequestEncoding): ValidateFunction | undefined {
+  const text = JSON.stringify(schema);
+  if (/"\$(id|anchor|dynamicAnchor)"/.test(text)) return undefined;
+  const key = cacheKey('ajv-standalone', encoding, codeHash(), text);
+  let code = readCached(key, 'cjs');
+  if (code === undefined) {
+    const ajv = engineFor(encoding);
+    // Compiled by the engine itself (it throws as before), then written as standalone code.
+    const validate = ajv.compile(schema);
+    code = (requireCjs('ajv/dist/standalone/index.js') as { default: (ajv: Ajv2020, v: ValidateFunction) => string }).default(ajv, validate);
+    writeCached(key, 'cjs', code);
+  }
+  return loadStandalone(code);
+}
+
+/** Evaluates standalone validator code (CommonJS: it requires ajv's runtime helpers and formats). */
+function loadStandalone(code: string): ValidateFunction {
+  const module = { exports: {} as unknown };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- what ajv.compile itself does
+  new Function('module', 'exports', 'require', code)(module, module.exports, requireCjs);
+  return module.exports as ValidateFunction;
+}
+
+/** What ties cached code to the code generator that made it: ajv, ajv-formats and this module. */
+let generatorHash: string | undefined;
+function codeHash(): string {
+  generatorHash ??= cacheKey(
+    fileHash(fileURLToPath(import.meta.url)),
+    fileHash(requireCjs.resolve('ajv/package.json')),
+    fileHash(requireCjs.resolve('ajv-formats/package.json')),
+  );
+  return generatorHash;
+}
+
 function engineFor(encoding: RequestEncoding): Ajv2020 {
   let ajv = engines[encoding];
   if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes: encoding === 'form' });
+    const { Ajv2020: Engine } = requireCjs('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    const addFormats = requireCjs('ajv-formats') as { default: (ajv: Ajv2020) => void };
+    // code.source: the standalone generator needs each validator's source.
+    ajv = new Engine({ allErrors: true, strict: false, coerceTypes: encoding === 'form', code: { source: true } });
     addFormats.default(ajv);
     engines[encoding] = ajv;
   }

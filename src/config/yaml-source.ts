@@ -1,8 +1,24 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve as resolvePath } from 'node:path';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { fileURLToPath } from 'node:url';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic } from './diagnostics.js';
 import { substituteScalar, withFileSecrets, type Env } from './env.js';
+import { cacheKey, fileHash, readCached, writeCached } from './startup-cache.js';
+
+type YamlModule = typeof import('yaml');
+const requireCjs = createRequire(import.meta.url);
+let yamlModule: YamlModule | undefined;
+
+/**
+ * The `yaml` package, loaded on first use: a start whose files are all in the startup cache
+ * (startup-cache.ts) never loads it (72 modules), nor parses (~250 ms cold for the shipped
+ * config). Loaded for a file not cached yet, and for positions of findings.
+ */
+function yaml(): YamlModule {
+  return (yamlModule ??= requireCjs('yaml') as YamlModule);
+}
 
 /** A YAML file read with source positions, its data after `${VAR}` substitution. */
 export interface YamlSource {
@@ -25,17 +41,42 @@ export interface YamlSource {
  * (env.ts), unknown forms reported at their line and column.
  */
 export function readYamlSource(file: string, env: Env, diagnostics: Diagnostic[], text?: string): YamlSource {
-  const lines = new LineCounter();
-  const substituted = new Map<string, string>();
   let source = text;
   if (source === undefined) {
     try {
       source = readFileSync(file, 'utf8');
     } catch (e) {
       diagnostics.push({ file, line: 1, col: 1, code: 'E_READ', severity: 'error', message: `cannot read file: ${(e as NodeJS.ErrnoException).code ?? 'error'}` });
-      return { file, doc: parseDocument(''), lines, data: undefined, substituted };
+      const { LineCounter, parseDocument } = yaml();
+      return { file, doc: parseDocument(''), lines: new LineCounter(), data: undefined, substituted: new Map() };
     }
   }
+  const key = cacheKey('yaml-data', sourceCodeHash(), source);
+  const cached = readCached(key, 'json');
+  if (cached !== undefined) {
+    const fast = fromCachedTree(file, source, JSON.parse(cached), env);
+    if (fast) return fast;
+  }
+  const parsed = parseYaml(file, source, env, diagnostics);
+  if (cached === undefined && parsed.data !== undefined) {
+    const tree = rawTree(parsed.doc);
+    if (tree !== undefined) writeCached(key, 'json', JSON.stringify(tree));
+  }
+  return parsed;
+}
+
+/** What ties a cached tree to the code that made it: this module and the `yaml` package. */
+let codeHash: string | undefined;
+function sourceCodeHash(): string {
+  codeHash ??= cacheKey(fileHash(fileURLToPath(import.meta.url)), fileHash(requireCjs.resolve('yaml/package.json')));
+  return codeHash;
+}
+
+/** The parse with positions (findings at their line and column). */
+function parseYaml(file: string, source: string, env: Env, diagnostics: Diagnostic[]): YamlSource {
+  const { LineCounter, parseDocument } = yaml();
+  const lines = new LineCounter();
+  const substituted = new Map<string, string>();
   const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   for (const err of doc.errors) {
     const pos = lines.linePos(err.pos[0]);
@@ -59,6 +100,84 @@ export function readYamlSource(file: string, env: Env, diagnostics: Diagnostic[]
   return { file, doc, lines, data, substituted };
 }
 
+/**
+ * A source from a cached tree: the same data and `substituted` as `parseYaml` (same walk order,
+ * same pointers, same `substituteScalar`), the document parsed only if a finding needs a
+ * position. Undefined when any expression has a finding: the caller parses then, to report it
+ * at its place.
+ */
+function fromCachedTree(file: string, source: string, tree: unknown, env: Env): YamlSource | undefined {
+  const secrets = withFileSecrets(env);
+  const folder = dirname(resolvePath(file));
+  const substituted = new Map<string, string>();
+  let clean = true;
+  const walk = (value: unknown, pointer: string): unknown => {
+    if (typeof value === 'string') {
+      const sub = substituteScalar(value, secrets, (p) => resolvePath(folder, p));
+      if (sub.missing.length > 0 || sub.problems.length > 0) clean = false;
+      if (sub.raw !== undefined && typeof sub.value !== 'string') substituted.set(pointer, sub.raw);
+      return typeof sub.value === 'string' ? ownString(sub.value) : sub.value;
+    }
+    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${pointer}/${i}`));
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = walk(v, `${pointer}/${escapePointer(k)}`);
+    return out;
+  };
+  const data = walk(tree, '');
+  if (!clean) return undefined;
+  let parsed: { doc: Document; lines: LineCounter } | undefined;
+  const parse = () => {
+    if (!parsed) {
+      const { LineCounter, parseDocument } = yaml();
+      const lines = new LineCounter();
+      parsed = { doc: parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines };
+    }
+    return parsed;
+  };
+  return {
+    file,
+    get doc() { return parse().doc; },
+    get lines() { return parse().lines; },
+    data,
+    substituted,
+  };
+}
+
+/**
+ * The data of a document before substitution, when JSON keeps it exactly; else undefined
+ * (not cached). Aliases and merge keys are left to the full walk (one node at several places).
+ */
+function rawTree(doc: Document): unknown {
+  const { isMap, isScalar, isSeq } = yaml();
+  let safe = true;
+  const walk = (node: unknown): unknown => {
+    if (!safe) return undefined;
+    if (isMap(node)) {
+      const out: Record<string, unknown> = {};
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (key === '<<' || key === '__proto__') safe = false;
+        out[key] = walk(pair.value);
+      }
+      return out;
+    }
+    if (isSeq(node)) return node.items.map(walk);
+    if (isScalar(node)) {
+      const v = node.value;
+      if (typeof v === 'string' || typeof v === 'boolean' || v === null) return v;
+      if (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0)) return v;
+      safe = false;
+      return undefined;
+    }
+    if (node == null) return null;
+    safe = false; // an alias, or a node kind JSON cannot hold
+    return undefined;
+  };
+  const tree = walk(doc.contents);
+  return safe ? tree : undefined;
+}
+
 interface Reader {
   doc: Document;
   env: Env;
@@ -70,6 +189,7 @@ interface Reader {
 }
 
 function toData(node: unknown, r: Reader, pointer: string): unknown {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   if (isAlias(node)) {
     const target = node.resolve(r.doc);
     if (!target) return undefined;
@@ -137,7 +257,7 @@ function escapePointer(key: string): string {
 export function positionOf(lines: LineCounter, node: Node | null | undefined, within = 0): { line: number; col: number } {
   const start = node?.range?.[0];
   if (start === undefined) return { line: 1, col: 1 };
-  const quoted = isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') ? 1 : 0;
+  const quoted = yaml().isScalar(node) && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE') ? 1 : 0;
   const p = lines.linePos(start + (within > 0 ? within + quoted : 0));
   return { line: p.line, col: p.col };
 }
@@ -148,6 +268,7 @@ export function positionOf(lines: LineCounter, node: Node | null | undefined, wi
  * deepest existing ancestor, so every finding gets a real place.
  */
 export function locate(source: YamlSource, path: ReadonlyArray<string | number>, key = false): { line: number; col: number } {
+  const { isAlias, isMap, isScalar, isSeq } = yaml();
   let node: unknown = source.doc.contents;
   let best: Node | null = (node as Node) ?? null;
   for (let i = 0; i < path.length; i++) {

@@ -9,21 +9,15 @@ import { computeConfigHash } from '../fleet/config-hash.js';
 import { createFleet, type Fleet } from '../fleet/fleet.js';
 import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
 import { storeKindOf } from '../store/redis-url.js';
-import { createStoreGuard } from '../store/redis-fallback.js';
-import { createRedisRateLimiter } from '../store/redis-rate-limiter.js';
-import { createRedisRecordStore } from '../store/redis-record-store.js';
-import { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import type { Logger } from 'pino';
 import { createObservability, type Observability } from '../observability/observability.js';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
-import { createRedisResponseStore } from '../store/response-store-redis.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import type { LedgerServices } from '../ledger/open-ledger.js';
 import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
 import { createLatencyTracker, type LatencyTracker } from '../routing/latency.js';
-import { createRedisBreakerStore } from '../routing/redis-breaker-store.js';
 import { observeBreakerStore } from '../routing/observed-breaker-store.js';
 
 /** Process-wide services shared by all requests. */
@@ -117,8 +111,9 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     };
     return assemble(stores, createFileServices(config.files, logger, { credentials: runtime.fileCredentials }), async () => undefined);
   }
-  // ioredis is loaded only when the store is Redis.
+  // ioredis and the Redis stores are loaded only when the store is Redis.
   const { connectRedis } = await import('../store/redis-connection.js');
+  const { createStoreGuard, createRedisRateLimiter, createRedisRecordStore, createRedisSpendLedger, createRedisResponseStore, createRedisBreakerStore } = await import('./redis-stores.js');
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {
