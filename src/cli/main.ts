@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { holdYoungGeneration } from './young-generation.js';
 
 const USAGE = `Usage: gateway <command> [options]
 
@@ -37,7 +36,6 @@ async function main(argv: string[]): Promise<number> {
   // usage) or ioredis (status) unless its config asks for them, and `lint` no server.
   switch (command) {
     case 'serve':
-      holdYoungGeneration();
       return (await import('./serve.js')).runServe(configPath);
     case 'lint':
       return (await import('./lint.js')).runLint(configPath, format);

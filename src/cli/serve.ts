@@ -7,7 +7,6 @@ import { releaseMetaSchemas } from '../config/meta-schema.js';
 import { createLogger } from '../server/logger.js';
 import { startGateway } from '../server/start.js';
 import { pidFilePath, reloadOnHangup } from './reload.js';
-import { releaseYoungGeneration } from './young-generation.js';
 
 /**
  * `gateway serve`: compile the config (refuse to start on errors) and listen. SIGHUP reloads
@@ -25,7 +24,6 @@ export async function runServe(configPath: string): Promise<number> {
   }
   const logger = createLogger(runtime.config.server.log_level, { buffered: true });
   const gw = await startGateway(runtime, { logger });
-  releaseYoungGeneration();
   const enabled = [...runtime.providers.values()].filter((p) => !p.missing).map((p) => p.name);
   logger.info({ url: gw.url, providers: enabled, models: runtime.models.size }, 'gateway listening');
   // The log is buffered (one write per 4 KiB): push it out at least once a second.
