@@ -36,6 +36,8 @@ export function frameMayCarryUsage(frame: SseFrame): boolean {
 /** The frame with `usage.cost` set, or the frame unchanged when it carries no usage object. */
 export function injectCostIntoFrame(frame: SseFrame, costUsd: number): SseFrame {
   if (!frameMayCarryUsage(frame)) return frame;
+  const edited = insertTopLevelCost(frame.data, costUsd);
+  if (edited !== undefined) return withData(frame, edited);
   let body: unknown;
   try {
     body = JSON.parse(frame.data);
@@ -60,4 +62,41 @@ export function writeCostTrailer(res: ServerResponse, costUsd: number): void {
   const text = formatUsd(costUsd);
   res.write(costComment(text));
   res.addTrailers({ [COST_HEADER]: text });
+}
+
+const USAGE_KEY = '"usage":{';
+
+/**
+ * The frame's JSON text with `"cost":<usd>` put first in its top-level usage object, edited in
+ * place (every stream's usage frame went through a parse and a stringify for one number), or
+ * undefined when only a parse can tell where the cost goes: no compact `"usage":{`, more than
+ * one, one below the top level (Responses `response.usage`, messages `message.usage`), or a
+ * `"cost"` key after it (an upstream's own, which the parse path replaces). A quoted key cannot
+ * match inside a JSON string, whose quotes are escaped.
+ */
+function insertTopLevelCost(data: string, costUsd: number): string | undefined {
+  const at = data.indexOf(USAGE_KEY);
+  if (at < 0 || data.includes(USAGE_KEY, at + USAGE_KEY.length) || data.includes('"cost"', at) || depthAt(data, at) !== 1) return undefined;
+  const open = at + USAGE_KEY.length;
+  let next = open;
+  while (next < data.length && data.charCodeAt(next) <= 32) next++;
+  const cost = `"cost":${JSON.stringify(costUsd)}`;
+  return data.slice(0, open) + (data.charCodeAt(next) === 125 /* } */ ? cost : `${cost},`) + data.slice(open);
+}
+
+/** How many objects and arrays are open at `end` in JSON text (strings skipped). */
+function depthAt(text: string, end: number): number {
+  let depth = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34 /* " */) {
+      for (i++; i < end; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92 /* \ */) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 /* { */ || c === 91 /* [ */) depth++;
+    else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+  }
+  return depth;
 }

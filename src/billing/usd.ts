@@ -30,6 +30,12 @@ export function roundUsd(usd: number): number {
 
 /** A USD amount as a plain decimal string (never exponent notation), e.g. `0.00012`. */
 export function formatUsd(usd: number): string {
-  const fixed = roundUsd(Math.max(0, usd)).toFixed(10);
+  const rounded = roundUsd(Math.max(0, usd));
+  // From 1e-6 JavaScript writes a plain decimal, the shortest that reads back: for an amount
+  // rounded to 10 decimals and under 1e4 (at most 14 digits) that is toFixed's without its
+  // trailing zeros. Smaller amounts would be written in exponent notation, larger ones may not
+  // match toFixed's digits: both take the general path.
+  if (rounded >= 1e-6 && rounded < 1e4) return String(rounded);
+  const fixed = rounded.toFixed(10);
   return fixed.replace(/\.?0+$/, '') || '0';
 }

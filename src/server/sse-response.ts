@@ -2,23 +2,32 @@ import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../codecs/codec.js';
 import { writeSseFrame } from '../codecs/shared/sse-frame.js';
 
-/** Opens a server-sent event response: no buffering anywhere between us and the client. */
+/** The headers of every event stream: no buffering anywhere between us and the client. */
+const SSE_HEADERS: ReadonlyArray<readonly [string, string]> = [
+  ['content-type', 'text/event-stream; charset=utf-8'],
+  ['cache-control', 'no-cache'],
+  ['x-accel-buffering', 'no'],
+  ['connection', 'keep-alive'],
+];
+
+/**
+ * Opens a server-sent event response: status and headers are set on the response, and leave
+ * with the first frame in one write (callers open the stream only once they have that frame).
+ * Set one by one rather than by writeHead(obj): the response already holds headers (the request
+ * id), so Node would set each anyway, after two copies of the object.
+ */
 export function openSse(res: ServerResponse, extraHeaders: Record<string, string>): void {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-    connection: 'keep-alive',
-    ...extraHeaders,
-  });
-  // No flushHeaders(): the headers leave with the first frame, in one write (callers open the
-  // stream only once they have that frame).
+  res.statusCode = 200;
+  for (const [name, value] of SSE_HEADERS) res.setHeader(name, value);
+  for (const name in extraHeaders) res.setHeader(name, extraHeaders[name]!);
 }
 
 /** Writes frames as one chunk; resolves once the socket drains when it is backed up. */
 export async function writeFrames(res: ServerResponse, frames: readonly SseFrame[]): Promise<void> {
   if (frames.length === 0 || res.writableEnded || res.destroyed) return;
-  const text = frames.length === 1 ? writeSseFrame(frames[0]!) : frames.map(writeSseFrame).join('');
+  // Concatenated, not mapped and joined: no array, and the one flattening happens in the write.
+  let text = writeSseFrame(frames[0]!);
+  for (let i = 1; i < frames.length; i++) text += writeSseFrame(frames[i]!);
   if (!res.write(text)) await new Promise<void>((resolve) => {
     const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
     res.once('drain', done);

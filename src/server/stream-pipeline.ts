@@ -68,7 +68,9 @@ export async function writeStream<I>(
   const gw = ctx.state.gw;
   const res = ctx.res;
   ctx.respond = false;
-  openSse(res, { ...headers, 'x-request-id': gw.requestId, trailer: COST_HEADER });
+  // The request id is on the response already (track-request.ts).
+  openSse(res, headers);
+  res.setHeader('trailer', COST_HEADER);
   gw.record.ttfbMs = elapsedMs(gw.record);
   let failed: CodecError | undefined;
   let written = false;

@@ -17,6 +17,23 @@ describe('billing/frame-cost', () => {
       expect(JSON.parse(injectCostIntoFrame(completed, 0.1).data).response.usage.cost).to.equal(0.1);
     });
 
+    it('gives the same JSON as a parse and stringify would, whichever path it takes', () => {
+      const cases = [
+        '{"id":"c","choices":[],"usage":{"prompt_tokens":1,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":0}}}',
+        '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{}}',
+        '{"id":"c","choices":[{"delta":{"content":"\\"usage\\":{ in text"}}],"usage":{"total_tokens":3}}',
+        '{"choices":[],"usage":{"cost":0.9,"total_tokens":3}}',
+        '{"choices":[], "usage": {"total_tokens": 3}}',
+        '{"type":"message_start","message":{"usage":{"input_tokens":5}}}',
+        '{"x":{"usage":{"a":1}},"usage":{"b":2}}',
+      ];
+      for (const data of cases) {
+        const expected = JSON.parse(data) as Record<string, unknown>;
+        injectCostIntoBody(expected, 0.000228);
+        expect(JSON.parse(injectCostIntoFrame({ data }, 0.000228).data), data).to.deep.equal(expected);
+      }
+    });
+
     it('leaves frames without a usage object untouched', () => {
       const frame = { data: '{"choices":[],"usage":null}' };
       expect(injectCostIntoFrame(frame, 1)).to.equal(frame);
