@@ -30,6 +30,9 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 # The config meta-schemas precompiled by the build (faster start and lint).
 COPY --from=build /app/dist/schemas ./dist/schemas
+# The startup cache the build filled for the shipped config (parsed YAML, route validators):
+# dist/ is not writable by the node user, so without it every start parses and compiles again.
+COPY --from=build /app/dist/cache ./dist/cache
 COPY schemas ./schemas
 COPY routes ./routes
 COPY gateway.yaml ./
