@@ -200,7 +200,7 @@ export function writePassthroughStream(
   const input: StreamInput<SseFrame> = {
     first: stream.first,
     next: () => stream.batches.next(),
-    close: async () => { discardBody(stream.upstream.body); },
+    close: () => { discardBody(stream.upstream.body); },
     failure: (e) => {
       const mapped = mapCallError(e, call);
       return isGatewayError(mapped) ? mapped : streamFailure(call.signal, call.operation);

@@ -22,13 +22,17 @@ export function openSse(res: ServerResponse, extraHeaders: Record<string, string
   for (const name in extraHeaders) res.setHeader(name, extraHeaders[name]!);
 }
 
-/** Writes frames as one chunk; resolves once the socket drains when it is backed up. */
-export async function writeFrames(res: ServerResponse, frames: readonly SseFrame[]): Promise<void> {
-  if (frames.length === 0 || res.writableEnded || res.destroyed) return;
+/**
+ * Writes frames as one chunk. Returns a promise only when the socket is backed up (it resolves
+ * once drained), so a caller awaits only then: most writes cost no microtask turn.
+ */
+export function writeFrames(res: ServerResponse, frames: readonly SseFrame[]): Promise<void> | undefined {
+  if (frames.length === 0 || res.writableEnded || res.destroyed) return undefined;
   // Concatenated, not mapped and joined: no array, and the one flattening happens in the write.
   let text = writeSseFrame(frames[0]!);
   for (let i = 1; i < frames.length; i++) text += writeSseFrame(frames[i]!);
-  if (!res.write(text)) await new Promise<void>((resolve) => {
+  if (res.write(text)) return undefined;
+  return new Promise<void>((resolve) => {
     const done = () => { res.off('drain', done); res.off('close', done); resolve(); };
     res.once('drain', done);
     res.once('close', done);

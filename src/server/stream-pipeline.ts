@@ -42,8 +42,8 @@ export interface StreamStage<I> {
 export interface StreamInput<I> {
   readonly first: readonly I[];
   next(): Promise<IteratorResult<readonly I[]>>;
-  /** Lets go of the upstream (called once, whatever happened). */
-  close(): Promise<void>;
+  /** Lets go of the upstream (called once, whatever happened); a promise only when that waits. */
+  close(): Promise<void> | void;
   /** Maps a failure of `next()` (reset, idle deadline) to the error the client is told. */
   failure(e: unknown): CodecError | undefined;
 }
@@ -87,7 +87,8 @@ export async function writeStream<I>(
           break;
         }
       }
-      await writeFrames(res, out.splice(0));
+      const backedUp = writeFrames(res, out.splice(0));
+      if (backedUp) await backedUp;
       if (failed) break;
       const step = await input.next();
       batch = step.done ? undefined : step.value;
@@ -102,7 +103,8 @@ export async function writeStream<I>(
     failed = clientGone(gw.abort) ? undefined : input.failure(e) ?? (isGatewayError(e) ? e : undefined);
   }
   try {
-    await input.close();
+    const closing = input.close();
+    if (closing) await closing;
     stage.beforeFinish?.();
     const cost = await meter.finish();
     if (res.destroyed || (!failed && clientGone(gw.abort))) return;
