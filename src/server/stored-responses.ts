@@ -13,7 +13,7 @@ import type { GatewayState } from './state.js';
 import { withData } from '../codecs/shared/sse-frame.js';
 
 /** The surface whose requests may refer to stored responses. */
-export const RESPONSES_SURFACE = 'openai-responses';
+const RESPONSES_SURFACE = 'openai-responses';
 
 /** One request's use of the store: the expanded body, and how its answer gets stored. */
 export interface StoredResponsesSession {
@@ -30,12 +30,16 @@ export interface StoredResponsesSession {
 const pendingSaves = new Map<string, Promise<unknown>>();
 
 /**
- * Resolves the stored references of a Responses request; undefined on other surfaces. Unknown
- * references are a 400 naming them, except for an OpenAI Responses upstream, which resolves the
- * ids it issued itself (same-format passthrough keeps them).
+ * Resolves the stored references of a Responses request; undefined, at once (no promise to
+ * await on every other model call), on other surfaces. Unknown references are a 400 naming
+ * them, except for an OpenAI Responses upstream, which resolves the ids it issued itself
+ * (same-format passthrough keeps them).
  */
-export async function openStoredResponses(gw: GatewayState, entry: ModelEntry, store: ResponseStore): Promise<StoredResponsesSession | undefined> {
-  if (gw.route.surface?.name !== RESPONSES_SURFACE) return undefined;
+export function openStoredResponses(gw: GatewayState, entry: ModelEntry, store: ResponseStore): Promise<StoredResponsesSession> | undefined {
+  return gw.route.surface?.name === RESPONSES_SURFACE ? openSession(gw, entry, store) : undefined;
+}
+
+async function openSession(gw: GatewayState, entry: ModelEntry, store: ResponseStore): Promise<StoredResponsesSession> {
   const owner = gw.owner;
   const refs = findStoredReferences(gw.body);
   const keepUnknown = entry.provider.spec.type === RESPONSES_SURFACE;

@@ -15,7 +15,7 @@ import { resolveTargets } from '../route-targets.js';
 import { routingHeaders, runRoutingLoop } from '../routing-call.js';
 import type { SharedServices } from '../services.js';
 import type { AppState } from '../state.js';
-import { openStoredResponses, RESPONSES_SURFACE } from '../stored-responses.js';
+import { openStoredResponses } from '../stored-responses.js';
 import { deferredRpmOf, openKeySpend } from '../steps/key-policy.js';
 import { runTextCall } from '../text-call.js';
 
@@ -47,7 +47,8 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   gw.record.provider = primary.provider.name;
   // Stored Responses references (previous_response_id, item_reference) are resolved once, for
   // every target: each sees the whole conversation.
-  const stored = gw.route.surface?.name === RESPONSES_SURFACE ? await openStoredResponses(gw, primary, shared.responses) : undefined;
+  const opening = openStoredResponses(gw, primary, shared.responses);
+  const stored = opening ? await opening : undefined;
   if (stored) gw.body = stored.body;
   const budgetUsd = readMaxBudget(gw.body);
   // One key hold per target tried. A deferred rpm check (keys with a budget) is decided by the

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { hashKey } from '../../compile/keys.js';
 import type { KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors, GatewayError } from '../../errors/gateway-error.js';
+import { firstHeader } from '../../errors/upstream-failure.js';
 import type { SharedServices } from '../services.js';
 import type { AppState, GatewayState } from '../state.js';
 
@@ -14,7 +15,7 @@ export function authenticate(shared: Pick<SharedServices, 'usageLedger'>): Middl
   return (ctx, next) => {
     const gw = ctx.state.gw;
     const headers = ctx.req.headers;
-    const presented = presentedKey(headers.authorization ?? '', firstValue(headers['x-api-key']));
+    const presented = presentedKey(headers.authorization ?? '', firstHeader(headers['x-api-key']) ?? '');
     if (!presented) throw errors.missingKey();
     // A key of gateway.yaml or the environment is found in memory: no await (an async step
     // costs a promise and two microtask turns per request); managed keys may need PostgreSQL.
@@ -23,17 +24,12 @@ export function authenticate(shared: Pick<SharedServices, 'usageLedger'>): Middl
       acceptKey(gw, known);
       return next();
     }
-    return findClientKey(gw.runtime, shared, presented).then((key) => {
+    return findManagedKey(shared, presented).then((key) => {
       if (!key) throw errors.invalidKey();
       acceptKey(gw, key);
       return next();
     });
   };
-}
-
-/** A header's value as Koa's `ctx.get` reads it: the first of a repeated header, '' when absent. */
-function firstValue(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? '';
 }
 
 /** Records the calling key on the request: owner of spend, files and jobs, and the ledger's key id. */
@@ -67,8 +63,12 @@ function ownerOf(key: KeyEntry): string {
  * are refused with their own message; a managed key store that cannot be read is a 503.
  */
 export async function findClientKey(runtime: Runtime, shared: Pick<SharedServices, 'usageLedger'>, presented: string): Promise<KeyEntry | undefined> {
-  const yaml = runtime.findKey(presented);
-  if (yaml || !shared.usageLedger) return yaml;
+  return runtime.findKey(presented) ?? findManagedKey(shared, presented);
+}
+
+/** A managed key (admin API, PostgreSQL) by its secret; undefined without a key store. */
+async function findManagedKey(shared: Pick<SharedServices, 'usageLedger'>, presented: string): Promise<KeyEntry | undefined> {
+  if (!shared.usageLedger) return undefined;
   let found;
   try {
     found = await shared.usageLedger.managedKeys.lookup(hashKey(presented));

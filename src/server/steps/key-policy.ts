@@ -46,34 +46,31 @@ export function deferredRpmOf(gw: object): DeferredRpm | undefined {
  */
 export function keyPolicy(services: KeyPolicyServices): Middleware<AppState> {
   return (ctx, next) => {
+    const spec = ctx.state.gw.key?.spec;
     // Keys without an rpm limit pass straight on (no async frame of this step's own).
-    if (ctx.state.gw.key?.spec.rpm === undefined) return next();
-    return checkRpm(ctx, next);
+    if (spec?.rpm === undefined) return next();
+    return checkRpm(ctx, next, spec, spec.rpm);
   };
 
-  async function checkRpm(ctx: ParameterizedContext<AppState>, next: Next): Promise<void> {
+  async function checkRpm(ctx: ParameterizedContext<AppState>, next: Next, spec: KeyEntry['spec'], rpm: number): Promise<void> {
     const gw = ctx.state.gw;
-    const spec = gw.key?.spec;
-    if (spec?.rpm !== undefined) {
-      const rpm = spec.rpm;
-      const report = (d: RateDecision) => {
-        ctx.set('x-ratelimit-limit-requests', String(rpm));
-        ctx.set('x-ratelimit-remaining-requests', String(d.remaining));
-      };
-      if (services.ledger.checksRate && gw.route.spec.handler === 'model-call' && spec.budget !== undefined && spec.tpm === undefined) {
-        const pending: DeferredRpm = { limit: rpm, decided: false, report };
-        deferredRpm.set(gw, pending);
-        try {
-          await next();
-        } finally {
-          if (!pending.decided) void services.limiter.hit(`rpm:${gw.owner}`, UNLIMITED, MINUTE).catch(() => undefined);
-        }
-        return;
+    const report = (d: RateDecision) => {
+      ctx.set('x-ratelimit-limit-requests', String(rpm));
+      ctx.set('x-ratelimit-remaining-requests', String(d.remaining));
+    };
+    if (services.ledger.checksRate && gw.route.spec.handler === 'model-call' && spec.budget !== undefined && spec.tpm === undefined) {
+      const pending: DeferredRpm = { limit: rpm, decided: false, report };
+      deferredRpm.set(gw, pending);
+      try {
+        await next();
+      } finally {
+        if (!pending.decided) void services.limiter.hit(`rpm:${gw.owner}`, UNLIMITED, MINUTE).catch(() => undefined);
       }
-      const d = await services.limiter.hit(`rpm:${gw.owner}`, rpm, MINUTE);
-      report(d);
-      if (!d.allowed) throw keyRateLimited('rpm', rpm, d.retryAfterSeconds);
+      return;
     }
+    const d = await services.limiter.hit(`rpm:${gw.owner}`, rpm, MINUTE);
+    report(d);
+    if (!d.allowed) throw keyRateLimited('rpm', rpm, d.retryAfterSeconds);
     await next();
   }
 }
