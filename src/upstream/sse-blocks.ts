@@ -15,18 +15,8 @@ import type { SseFrame } from '../codecs/codec.js';
  * read, so a proxy writes what one read brought in one write.
  */
 export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<SseFrame[]> {
-  return body instanceof Readable ? new ReadableSseReader(body) : readIterable(body);
-}
-
-/** Any async iterable of chunks (tests, generators): one batch per chunk that completes events. */
-async function* readIterable(body: AsyncIterable<Uint8Array | string>): AsyncGenerator<SseFrame[]> {
-  const buffer = new SseBlockBuffer();
-  for await (const chunk of body) {
-    const frames = buffer.push(chunk);
-    if (frames.length > 0) yield frames;
-  }
-  const last = buffer.end();
-  if (last.length > 0) yield last;
+  // Upstream bodies are undici Readables; any other iterable (tests) is read the same way.
+  return new ReadableSseReader(body instanceof Readable ? body : Readable.from(body, { objectMode: true }));
 }
 
 /**
@@ -34,7 +24,7 @@ async function* readIterable(body: AsyncIterable<Uint8Array | string>): AsyncGen
  * boundaries, drops a leading byte order mark, normalizes CR and CRLF, and keeps what follows
  * the last complete event for the next chunk.
  */
-export class SseBlockBuffer {
+class SseBlockBuffer {
   private readonly decoder = new StringDecoder('utf8');
   private buffered = '';
   private started = false;
