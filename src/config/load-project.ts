@@ -45,10 +45,9 @@ export function loadProject(configPath: string, givenEnv: Env = process.env): Lo
   }
 
   const routes: RouteSpec[] = [];
-  // Read from the document itself so a config with YAML errors still finds its routes. Only
-  // when the data has no say: a cached source parses its document on first use (yaml-source.ts).
-  const data = main.data as { routes?: unknown } | null | undefined;
-  const routesSetting = data?.routes ?? (data === undefined || (typeof data === 'object' && data !== null && 'routes' in data) ? main.doc.get('routes') : undefined);
+  // A config with YAML errors has no data: its routes are read from the document itself (only
+  // then: a cached source parses its document on first use, yaml-source.ts).
+  const routesSetting = main.data !== undefined ? (main.data as { routes?: unknown } | null)?.routes : main.doc.get('routes');
   const routesDir = resolve(dirname(configFile), typeof routesSetting === 'string' ? routesSetting : 'routes');
   let routeFiles: string[] = [];
   try {

@@ -74,10 +74,8 @@ function sourceCodeHash(): string {
 
 /** The parse with positions (findings at their line and column). */
 function parseYaml(file: string, source: string, env: Env, diagnostics: Diagnostic[]): YamlSource {
-  const { LineCounter, parseDocument } = yaml();
-  const lines = new LineCounter();
   const substituted = new Map<string, string>();
-  const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const { doc, lines } = parseWithPositions(source);
   for (const err of doc.errors) {
     const pos = lines.linePos(err.pos[0]);
     diagnostics.push({ file, line: pos.line, col: pos.col, code: err.code === 'DUPLICATE_KEY' ? 'E_DUPLICATE_KEY' : 'E_YAML', severity: 'error', message: err.message.split('\n')[0]! });
@@ -100,6 +98,22 @@ function parseYaml(file: string, source: string, env: Env, diagnostics: Diagnost
   return { file, doc, lines, data, substituted };
 }
 
+/** The document with its line counter (findings at their line and column). */
+function parseWithPositions(source: string): { doc: Document; lines: LineCounter } {
+  const { LineCounter, parseDocument } = yaml();
+  const lines = new LineCounter();
+  return { doc: parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines };
+}
+
+/**
+ * A substituted scalar as data (the parse's walk and the cached tree's share it): a value that
+ * stopped being a string keeps its raw text in `substituted`, by JSON pointer.
+ */
+function leafValue(sub: ReturnType<typeof substituteScalar>, pointer: string, substituted: Map<string, string>): unknown {
+  if (sub.raw !== undefined && typeof sub.value !== 'string') substituted.set(pointer, sub.raw);
+  return typeof sub.value === 'string' ? ownString(sub.value) : sub.value;
+}
+
 /**
  * A source from a cached tree: the same data and `substituted` as `parseYaml` (same walk order,
  * same pointers, same `substituteScalar`), the document parsed only if a finding needs a
@@ -115,8 +129,7 @@ function fromCachedTree(file: string, source: string, tree: unknown, env: Env): 
     if (typeof value === 'string') {
       const sub = substituteScalar(value, secrets, (p) => resolvePath(folder, p));
       if (sub.missing.length > 0 || sub.problems.length > 0) clean = false;
-      if (sub.raw !== undefined && typeof sub.value !== 'string') substituted.set(pointer, sub.raw);
-      return typeof sub.value === 'string' ? ownString(sub.value) : sub.value;
+      return leafValue(sub, pointer, substituted);
     }
     if (Array.isArray(value)) return value.map((item, i) => walk(item, `${pointer}/${i}`));
     if (value === null || typeof value !== 'object') return value;
@@ -127,14 +140,7 @@ function fromCachedTree(file: string, source: string, tree: unknown, env: Env): 
   const data = walk(tree, '');
   if (!clean) return undefined;
   let parsed: { doc: Document; lines: LineCounter } | undefined;
-  const parse = () => {
-    if (!parsed) {
-      const { LineCounter, parseDocument } = yaml();
-      const lines = new LineCounter();
-      parsed = { doc: parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true }), lines };
-    }
-    return parsed;
-  };
+  const parse = () => (parsed ??= parseWithPositions(source));
   return {
     file,
     get doc() { return parse().doc; },
@@ -230,8 +236,7 @@ function toData(node: unknown, r: Reader, pointer: string): unknown {
     const sub = substituteScalar(node.value, r.env, r.resolvePath);
     for (const name of sub.missing) r.report(node, 0, 'W_ENV_UNSET', `environment variable ${name} is not set and has no default`);
     for (const p of sub.problems) r.report(node, p.offset, p.code, p.message);
-    if (sub.raw !== undefined && typeof sub.value !== 'string') r.substituted.set(pointer, sub.raw);
-    return typeof sub.value === 'string' ? ownString(sub.value) : sub.value;
+    return leafValue(sub, pointer, r.substituted);
   }
   return node == null ? null : undefined;
 }
