@@ -28,9 +28,9 @@ const pin = spawnSync('taskset', ['-V']).status === 0;
 
 interface Server { pid: number; url: string; proc: ChildProcess; stop(): Promise<void> }
 
-function spawnPinned(core: string, args: string[], env: Record<string, string>, stdout: 'pipe' | 'ignore' = 'ignore'): ChildProcess {
+function spawnPinned(core: string, args: string[], env: Record<string, string>, stdout: 'pipe' | 'ignore' = 'ignore', cwd = root): ChildProcess {
   const [cmd, argv] = pin ? ['taskset', ['-c', core, process.execPath, ...args]] : [process.execPath, args];
-  return spawn(cmd, argv, { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
+  return spawn(cmd, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'inherit'] });
 }
 
 function stopper(proc: ChildProcess, signal: NodeJS.Signals): () => Promise<void> {
@@ -76,11 +76,16 @@ function chatModel(): string {
 }
 
 async function startGateway(config: string, upstream: string, loopFile: string): Promise<Server & { startupMs: number }> {
+  return startGatewayOf(root, ['--import', join(dist, 'bench/loop-monitor.js')], ['--config', config], upstream, { BENCH_LOOP_FILE: loopFile });
+}
+
+/** A built gateway checkout (`checkout`/dist) pinned to core 0, serving once /healthz answers. */
+async function startGatewayOf(checkout: string, nodeArgs: string[], serveArgs: string[], upstream: string, env: Record<string, string>): Promise<Server & { startupMs: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const proc = spawnPinned('0', ['--import', join(dist, 'bench/loop-monitor.js'), join(dist, 'src/cli/main.js'), 'serve', '--config', config], {
-    HOST: '127.0.0.1', PORT: String(port), OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${upstream}/v1`, NODE_ENV: 'production', LOG_LEVEL: 'warn', BENCH_LOOP_FILE: loopFile,
-  });
+  const proc = spawnPinned('0', [...nodeArgs, join(checkout, 'dist/src/cli/main.js'), 'serve', ...serveArgs], {
+    HOST: '127.0.0.1', PORT: String(port), OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${upstream}/v1`, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env,
+  }, 'ignore', checkout);
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`gateway exited with ${proc.exitCode}`);
@@ -186,4 +191,51 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/**
+ * `npm run bench -- --interleave [--stream] [--rounds N] <checkout>...`: the bare proxy and each
+ * built checkout side by side on core 0 with the shipped config and a plain key (the yardstick's
+ * setting), load from core 1 in bursts of BENCH_BURST requests to each in turn, CPU summed per
+ * process. Drift of a shared machine hits every process alike, so two builds can be told apart
+ * where consecutive runs of ../shared/bench/cpu-per-req.sh cannot (its ratios moved ±40% here).
+ */
+async function interleave(args: string[]): Promise<void> {
+  let stream = false;
+  let rounds = 6;
+  const checkouts: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--stream') stream = true;
+    else if (args[i] === '--rounds') rounds = Number(args[++i]);
+    else checkouts.push(resolve(args[i]!));
+  }
+  if (checkouts.length === 0) throw new Error('usage: npm run bench -- --interleave [--stream] [--rounds N] <built checkout>...');
+  const burst = Number(process.env.BENCH_BURST ?? 2500);
+  const servers: Array<Server & { name: string; cpuMs: number }> = [];
+  const helpers: Server[] = [];
+  try {
+    const upstream = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '20' }, '1');
+    helpers.push(upstream);
+    servers.push({ ...(await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: upstream.url }, '0')), name: 'bare proxy', cpuMs: 0 });
+    for (const checkout of checkouts) {
+      servers.push({ ...(await startGatewayOf(checkout, [], [], upstream.url, { GATEWAY_API_KEYS: KEY })), name: checkout, cpuMs: 0 });
+    }
+    const payload = body(chatModel(), stream);
+    for (const s of servers) load(s.url, payload, 3000);
+    for (let r = 0; r < rounds; r++) {
+      for (const s of servers) {
+        const c0 = readCpuMs(s.pid);
+        load(s.url, payload, burst);
+        s.cpuMs += readCpuMs(s.pid) - c0;
+      }
+    }
+    const n = rounds * burst;
+    console.log(`# interleaved CPU per request (${stream ? '20-chunk streams' : 'plain'}, ${rounds} rounds of ${burst}, ${CONC} connections)\n`);
+    console.log('| server | µs/req | ratio to the bare proxy | peak RSS |\n|---|---:|---:|---:|');
+    for (const s of servers) console.log(`| ${s.name} | ${((s.cpuMs * 1000) / n).toFixed(0)} | ${(s.cpuMs / servers[0]!.cpuMs).toFixed(2)}x | ${(readMemory(s.pid).hwmKiB / 1024).toFixed(0)} MiB |`);
+  } finally {
+    await Promise.all([...servers, ...helpers].map((s) => s.stop()));
+  }
+}
+
+const interleaveAt = process.argv.indexOf('--interleave');
+if (interleaveAt >= 0) await interleave(process.argv.slice(interleaveAt + 1));
+else await main();
