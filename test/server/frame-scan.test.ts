@@ -11,6 +11,8 @@ describe('server/frame-scan', () => {
       ['chat content chunk written with spaces', { data: '{"choices": [{"delta": {"content": "Hi"}, "finish_reason": null}], "usage": null}' }, false],
       ['chat finish chunk written with spaces', { data: '{"choices": [{"delta": {}, "finish_reason": "stop"}]}' }, true],
       ['chat usage chunk written with spaces', { data: '{"choices": [], "usage": {"prompt_tokens": 1}}' }, true],
+      ['chat content chunk quoting the needles in its text', { data: '{"choices":[{"delta":{"content":"\\"usage\\": {}, \\"finish_reason\\": \\"stop\\", \\"error\\""},"finish_reason":null}]}' }, false],
+      ['chat finish chunk of a router (native_finish_reason)', { data: '{"choices":[{"delta":{},"native_finish_reason":"end_turn","finish_reason":"stop"}]}' }, true],
       ['[DONE]', { data: '[DONE]' }, true],
       ['anthropic message_start', { event: 'message_start', data: '{}' }, true],
       ['anthropic text delta', { event: 'content_block_delta', data: '{}' }, false],
