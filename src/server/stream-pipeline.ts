@@ -75,6 +75,7 @@ export async function writeStream<I>(
   let failed: CodecError | undefined;
   let written = false;
   const out: SseFrame[] = [];
+  const holdWrites = writeHold(res);
   try {
     let batch: readonly I[] | undefined = input.first;
     while (batch && !res.destroyed) {
@@ -87,6 +88,7 @@ export async function writeStream<I>(
           break;
         }
       }
+      holdWrites();
       const backedUp = writeFrames(res, out.splice(0));
       if (backedUp) await backedUp;
       if (failed) break;
@@ -121,6 +123,29 @@ export async function writeStream<I>(
   } finally {
     res.end();
   }
+}
+
+/**
+ * Holds a stream's writes to the client until the event loop's current turn ends (corked, then
+ * uncorked by setImmediate), instead of Node's own flush at the next tick. An upstream often
+ * brings its last events and its end in the same network read: they then leave with the
+ * closing frames and the chunked terminator in one write (end() uncorks fully) rather than
+ * two, and a write to a loopback or LAN socket costs the sender a syscall and the receiver's
+ * wake-up. Nothing waits longer than that turn, so time to first byte is unchanged.
+ */
+function writeHold(res: ParameterizedContext['res']): () => void {
+  let held = false;
+  const release = (): void => {
+    held = false;
+    // end() has uncorked already; a later response on the same connection is not ours to flush.
+    if (!res.writableEnded && !res.destroyed) res.uncork();
+  };
+  return () => {
+    if (held) return;
+    held = true;
+    res.cork();
+    setImmediate(release);
+  };
 }
 
 /** Whether the client itself went away (not the total deadline). */
