@@ -26,7 +26,6 @@ import { mustDecode, outputCharsOf } from './frame-scan.js';
 import { buildEstimatedUsageFrame, type StreamOpening } from './estimated-usage-frame.js';
 
 const NO_EVENTS: StreamEvent[] = [];
-const NO_FRAMES: readonly SseFrame[] = [];
 
 /** Characters per token of the output estimate written when an upstream reports no usage. */
 const CHARS_PER_TOKEN = 3;
@@ -254,13 +253,16 @@ export function createIdentityStage(
     }
     return undefined;
   };
-  const release = (frames: SseFrame[]): SseFrame[] => {
-    const out = held ? [held, ...frames] : frames;
-    held = undefined;
-    return costed ? out.map((f) => injectCostIntoFrame(f, meter.cost())) : out;
+  // Appends the held frame (if any) and `frame` to the batch, with the cost once it is known.
+  const release = (out: SseFrame[], frame?: SseFrame): void => {
+    if (held) {
+      out.push(costed ? injectCostIntoFrame(held, meter.cost()) : held);
+      held = undefined;
+    }
+    if (frame) out.push(costed ? injectCostIntoFrame(frame, meter.cost()) : frame);
   };
   return {
-    push(frame) {
+    push(frame, out) {
       const decode = mustDecode(frame, first);
       first = false;
       if (!decode) {
@@ -270,38 +272,46 @@ export function createIdentityStage(
         skippedFrames++;
         if (frame.data.length < shortest) { shortest = frame.data.length; shortestData = frame.data; }
         // A content frame (the scan found no usage, finish, error or end in it) goes out at once.
-        if (!frame.data.endsWith('[DONE]')) return { frames: release([renameModel(frame)]) };
+        if (!frame.data.endsWith('[DONE]')) {
+          release(out, renameModel(frame));
+          return undefined;
+        }
       }
       const events = !decode ? NO_EVENTS : firstEvents ?? decoder.decode(frame);
       firstEvents = undefined;
       const error = observe(events);
       // A frame the gateway found malformed is not forwarded: the client gets its own error event.
-      if (error && detected) return { frames: release([]), error };
+      if (error && detected) {
+        release(out);
+        return { error };
+      }
       // The upstream's own error event is already in the client's format: it goes out as it
       // came (minus any credential it quotes) and ends the stream (no second error event).
       if (error) {
         const renamed = renameModel(frame);
-        return { frames: release([withData(renamed, redactSecrets(renamed.data))]), error, errorWritten: true };
+        release(out, withData(renamed, redactSecrets(renamed.data)));
+        return { error, errorWritten: true };
       }
       const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
-      if (usageOnly && !request.includeUsage) return { frames: NO_FRAMES };
+      if (usageOnly && !request.includeUsage) return undefined;
       if (frame.data.trim() === '[DONE]') {
         done = frame;
-        return { frames: NO_FRAMES };
+        return undefined;
       }
       if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
         // The opening frame (message_start, response.created) carries only initial usage: it
         // goes out at once so the first event is never delayed; a later usage frame waits for
         // the final usage so it can carry the cost.
-        const out = release([]);
+        release(out);
         held = renameModel(frame);
-        return { frames: out };
+        return undefined;
       }
-      return { frames: release([renameModel(frame)]) };
+      release(out, renameModel(frame));
+      return undefined;
     },
     end() {
       const error = observe(decoder.end());
-      return { frames: NO_FRAMES, error };
+      return error ? { error } : undefined;
     },
     beforeFinish() {
       // Without usage from the upstream, the meter bills the output it saw: each undecoded

@@ -9,11 +9,10 @@ import { openSse, writeFrames } from './sse-response.js';
 import type { AppState } from './state.js';
 import type { CallSignal } from '../upstream/request-abort.js';
 
-/** What a stage makes of one upstream item (or of the upstream's end). */
-export interface StageOut {
-  readonly frames: readonly SseFrame[];
-  /** The stream failed (an error event, or it ended without its terminal event): end it with this. */
-  readonly error?: CodecError;
+/** A stage's verdict that the stream failed: it ends with this error. */
+export interface StageFailure {
+  /** An error event, or the upstream ended without its terminal event. */
+  readonly error: CodecError;
   /** The frames already carry the error (a same-format error event forwarded as it came). */
   readonly errorWritten?: boolean;
 }
@@ -21,12 +20,15 @@ export interface StageOut {
 /**
  * The middle of the stream pipeline (decode -> meter -> encode): a translating stage (internal
  * events to the client's surface) or the identity stage of same-format calls (frames as they
- * came, read by a cheap scan). Either meters what passes.
+ * came, read by a cheap scan). Either meters what passes. Frames are appended to the writer's
+ * batch (`out`) rather than returned: this runs for every upstream event, and a result object
+ * and array per event cost more than the work most events need.
  */
 export interface StreamStage<I> {
-  push(item: I): StageOut;
-  /** The upstream ended normally: what is still pending (a decoder's end). */
-  end(): StageOut;
+  /** Appends what one upstream item makes to `out`; a failure ends the stream. */
+  push(item: I, out: SseFrame[]): StageFailure | undefined;
+  /** The upstream ended normally: appends what is still pending (a decoder's end). */
+  end(out: SseFrame[]): StageFailure | undefined;
   /**
    * The closing frames once the cost is known: a held usage frame, and (unless the stream
    * failed) the terminators such as [DONE] or message_stop.
@@ -80,26 +82,25 @@ export async function writeStream<I>(
     let batch: readonly I[] | undefined = input.first;
     while (batch && !res.destroyed) {
       for (const item of batch) {
-        const r = stage.push(item);
-        if (r.frames.length > 0) out.push(...r.frames);
-        if (r.error) {
-          failed = r.error;
-          written = r.errorWritten === true;
+        const failure = stage.push(item, out);
+        if (failure) {
+          failed = failure.error;
+          written = failure.errorWritten === true;
           break;
         }
       }
       holdWrites();
-      const backedUp = writeFrames(res, out.splice(0));
+      const backedUp = writeFrames(res, out);
+      out.length = 0;
       if (backedUp) await backedUp;
       if (failed) break;
       const step = await input.next();
       batch = step.done ? undefined : step.value;
     }
     if (!failed && !res.destroyed) {
-      const r = stage.end();
-      out.push(...r.frames);
-      failed = r.error;
-      written = r.errorWritten === true;
+      const failure = stage.end(out);
+      failed = failure?.error;
+      written = failure?.errorWritten === true;
     }
   } catch (e) {
     failed = clientGone(gw.abort) ? undefined : input.failure(e) ?? (isGatewayError(e) ? e : undefined);

@@ -201,13 +201,15 @@ function sendJsonAnswer(ctx: ParameterizedContext<AppState>, body: unknown, head
 export function createTranslateStage(surface: SurfaceCodec, request: Conversation, meter: CallMeter): StreamStage<StreamEvent> {
   const encoder = surface.createStreamEncoder(request);
   return {
-    push(event) {
-      if (event.type === 'error') return { frames: NO_FRAMES, error: { status: event.status, type: event.errorType, code: event.code ?? null, message: event.message } };
+    push(event, out) {
+      if (event.type === 'error') return { error: { status: event.status, type: event.errorType, code: event.code ?? null, message: event.message } };
       meter.observe(event);
       const frames = encoder.encode(event);
-      return { frames: event.type === 'usage' ? frames.map((f) => injectCostIntoFrame(f, meter.cost())) : frames };
+      if (event.type === 'usage') for (const f of frames) out.push(injectCostIntoFrame(f, meter.cost()));
+      else for (const f of frames) out.push(f);
+      return undefined;
     },
-    end: () => ({ frames: NO_FRAMES }),
+    end: () => undefined,
     close: (cost, failed) => (failed ? NO_FRAMES : encoder.end().map((f) => injectCostIntoFrame(f, cost))),
     fail: (error) => encoder.fail(error),
   };
