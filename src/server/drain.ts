@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import type { WebSocketServer } from 'ws';
+import type { RealtimeSockets } from './realtime-upgrade.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { writeSseFrame } from '../codecs/shared/sse-frame.js';
 import { envelopeOf, renderError, type EnvelopeStyle } from './envelope.js';
@@ -39,7 +39,7 @@ export function refuseWhileDraining(ctx: ParameterizedContext<AppState>, lifecyc
 /** What a drain needs from the running server. */
 export interface DrainTarget {
   server: Server;
-  wss?: WebSocketServer;
+  wss?: RealtimeSockets;
   lifecycle: Lifecycle;
   logger: Logger;
 }

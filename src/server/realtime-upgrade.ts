@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer } from 'ws';
+import type { WebSocket, WebSocketServer } from 'ws';
 import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH, tokenNonce } from '../store/realtime-signer.js';
@@ -10,6 +10,7 @@ import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
 import { openKeySpend, openRealtimeHold } from './steps/key-policy.js';
 import type { SpendHold } from '../billing/spend-hold.js';
+import { wsModule } from './ws-module.js';
 
 /**
  * Accepts WebSocket upgrades on the gateway's realtime path. The sealed token is checked
@@ -19,8 +20,10 @@ import type { SpendHold } from '../billing/spend-hold.js';
  * session's total connected time by its `max_duration_seconds`. A draining gateway opens no
  * new sessions (src/server/drain.ts).
  */
-export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices, accepting: () => boolean = () => true): WebSocketServer {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 });
+export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices, accepting: () => boolean = () => true): RealtimeSockets {
+  // Made on the first session the gateway accepts (ws-module.ts: most gateways never open one).
+  let wss: WebSocketServer | undefined;
+  const socketServer = () => (wss ??= new (wsModule().WebSocketServer)({ noServer: true, maxPayload: 16 * 1024 * 1024 }));
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!accepting()) return refuse(socket, shuttingDown('The gateway is shutting down; open the session again.'));
@@ -43,15 +46,27 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
       }
       // A managed key revoked or expired since the URL was signed: no session.
       if (hold === null) return refuse(socket, invalidSession());
-      wss.handleUpgrade(req, socket, head, (ws) => {
+      socketServer().handleUpgrade(req, socket, head, (ws) => {
         // Budget and duration end the session whichever provider serves it (issue 5).
         meterRealtimeSession(ws, claims, entry.pricing, hold);
         open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
       });
     }, (e: unknown) => refuse(socket, new GatewayError(503, 'api_error', 'store_unavailable', e instanceof GatewayError ? e.message : 'The shared state store is unavailable; retry shortly.')));
   });
-  return wss;
+  return {
+    get clients() { return wss?.clients ?? NO_SOCKETS; },
+    close() { wss?.close(); },
+  };
 }
+
+/** The realtime sessions a gateway holds open: what draining and shutdown close. */
+export interface RealtimeSockets {
+  readonly clients: ReadonlySet<WebSocket>;
+  /** Stops accepting sessions (open ones are closed through `clients`). */
+  close(): void;
+}
+
+const NO_SOCKETS: ReadonlySet<WebSocket> = new Set();
 
 /**
  * The spend hold of the key that owns a session: a YAML/env key by hash, a managed key

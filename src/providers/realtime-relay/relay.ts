@@ -1,4 +1,5 @@
-import { WebSocket, type RawData } from 'ws';
+import type { RawData, WebSocket } from 'ws';
+import { wsModule } from '../../server/ws-module.js';
 
 /** Close code and reason when a relayed session reaches `max_duration_seconds` (same as the sandbox). */
 export const RELAY_CLOSE_CODE = 1000;
@@ -22,7 +23,7 @@ export interface RelayTarget {
  * `max_duration_reached`. The provider key travels only on the upstream handshake.
  */
 export function relayWebSocket(client: WebSocket, target: RelayTarget): WebSocket {
-  const upstream = new WebSocket(target.url, { headers: target.headers, perMessageDeflate: false, handshakeTimeout: target.handshakeTimeoutMs ?? 15_000 });
+  const upstream = new (wsModule().WebSocket)(target.url, { headers: target.headers, perMessageDeflate: false, handshakeTimeout: target.handshakeTimeoutMs ?? 15_000 });
   const queued: Array<{ data: RawData; binary: boolean }> = [];
   let done = false;
 
@@ -37,8 +38,8 @@ export function relayWebSocket(client: WebSocket, target: RelayTarget): WebSocke
   timer.unref?.();
 
   client.on('message', (data, binary) => {
-    if (upstream.readyState === WebSocket.OPEN) upstream.send(data, { binary });
-    else if (upstream.readyState === WebSocket.CONNECTING) queued.push({ data, binary });
+    if (upstream.readyState === OPEN) upstream.send(data, { binary });
+    else if (upstream.readyState === CONNECTING) queued.push({ data, binary });
   });
   client.on('close', (code, reason) => finish(sendableCode(code), reason.toString()));
   client.on('error', () => finish(1011, 'client_error'));
@@ -47,7 +48,7 @@ export function relayWebSocket(client: WebSocket, target: RelayTarget): WebSocke
     for (const frame of queued.splice(0)) upstream.send(frame.data, { binary: frame.binary });
   });
   upstream.on('message', (data, binary) => {
-    if (client.readyState === WebSocket.OPEN) client.send(data, { binary });
+    if (client.readyState === OPEN) client.send(data, { binary });
   });
   upstream.on('unexpected-response', (_req, res) => {
     res.resume();
@@ -67,6 +68,10 @@ function sendableCode(code: number): number {
 
 function closeSocket(socket: WebSocket, code: number, reason: string): void {
   const text = Buffer.byteLength(reason) > 123 ? reason.slice(0, 120) : reason;
-  if (socket.readyState === WebSocket.OPEN) socket.close(code, text);
-  else if (socket.readyState === WebSocket.CONNECTING) socket.terminate();
+  if (socket.readyState === OPEN) socket.close(code, text);
+  else if (socket.readyState === CONNECTING) socket.terminate();
 }
+
+// readyState values (the WebSocket standard's, which ws uses).
+const CONNECTING = 0;
+const OPEN = 1;

