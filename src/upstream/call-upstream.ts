@@ -1,4 +1,5 @@
-import { Agent, errors as undiciErrors, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent, errors as undiciErrors } from './undici-core.js';
 import type { AttemptFailure } from '../routing/outcome.js';
 import type { CallSignal } from './request-abort.js';
 

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent } from './undici-core.js';
 import { errors } from '../errors/gateway-error.js';
 
 /** Limits for fetching a URL on a client's behalf (gateway.yaml `limits.fetch`). */
@@ -58,7 +58,7 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
     const timeout = AbortSignal.timeout(policy.timeoutMs);
     let res;
     try {
-      res = await request(parsed, { dispatcher: agent, signal: AbortSignal.any([signal, timeout]), maxRedirections: 0, headersTimeout: policy.timeoutMs, bodyTimeout: policy.timeoutMs } as Parameters<typeof request>[1]);
+      res = await agent.request({ origin: parsed.origin, path: parsed.pathname + parsed.search, method: 'GET', signal: AbortSignal.any([signal, timeout]), maxRedirections: 0, headersTimeout: policy.timeoutMs, bodyTimeout: policy.timeoutMs } as Parameters<typeof agent.request>[0]);
     } catch (e) {
       if ((e as { code?: string }).code === 'EPRIVATE' || (e as { cause?: { code?: string } }).cause?.code === 'EPRIVATE') {
         throw errors.invalidRequest(`Refusing to fetch ${parsed.host}: it resolves to a private address.`, 'url_not_allowed');
