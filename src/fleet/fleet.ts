@@ -85,7 +85,10 @@ export async function readFleet(conn: RedisConnection): Promise<FleetMember[]> {
  * once about each other instance serving a config with another hash.
  */
 export function createFleet(options: {
-  conn?: RedisConnection; configHash: string; instanceId?: string; storeKind: StoreKind; configuredInstances?: number;
+  conn?: RedisConnection;
+  /** The config's fleet hash, or a function computing it when first needed (it walks the whole config). */
+  configHash: string | (() => string);
+  instanceId?: string; storeKind: StoreKind; configuredInstances?: number;
   onMismatch?: (other: FleetMember, own: string) => void;
   /** This instance's outage backlog, published with each heartbeat. */
   backlog?: () => number;
@@ -93,14 +96,16 @@ export function createFleet(options: {
   const instanceId = options.instanceId ?? createInstanceId();
   const startedAt = new Date().toISOString();
   const { conn } = options;
+  let hash = typeof options.configHash === 'string' ? options.configHash : undefined;
+  const configHash = (): string => (hash ??= (options.configHash as () => string)());
   let members: FleetMember[] = [];
   let timer: NodeJS.Timeout | undefined;
   const warned = new Set<string>();
   if (conn) defineBeat(conn);
-  const self = (): FleetMember => ({ instance_id: instanceId, config_hash: options.configHash, host: hostname(), pid: process.pid, started_at: startedAt, seen_at: new Date().toISOString(), backlog: options.backlog?.() ?? 0 });
+  const self = (): FleetMember => ({ instance_id: instanceId, config_hash: configHash(), host: hostname(), pid: process.pid, started_at: startedAt, seen_at: new Date().toISOString(), backlog: options.backlog?.() ?? 0 });
   const fleet: Fleet = {
     async describe() {
-      return { config_hash: options.configHash, instance_id: instanceId, store: { kind: options.storeKind, healthy: conn ? conn.healthy() : true } };
+      return { config_hash: configHash(), instance_id: instanceId, store: { kind: options.storeKind, healthy: conn ? conn.healthy() : true } };
     },
     instances() {
       if (options.configuredInstances) return options.configuredInstances;
@@ -116,11 +121,11 @@ export function createFleet(options: {
       const values = await (conn.client as unknown as { gwFleetBeat: BeatCommand }).gwFleetBeat(k.members, k.info, instanceId, JSON.stringify(self()), String(HEARTBEAT_TTL_MS));
       members = parseMembers(values);
       for (const m of members) {
-        if (m.instance_id === instanceId || m.config_hash === options.configHash) continue;
+        if (m.instance_id === instanceId || m.config_hash === configHash()) continue;
         const seen = `${m.instance_id}:${m.config_hash}`;
         if (warned.has(seen)) continue;
         warned.add(seen);
-        options.onMismatch?.(m, options.configHash);
+        options.onMismatch?.(m, configHash());
       }
     },
     start() {

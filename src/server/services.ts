@@ -84,7 +84,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
     responses: createMemoryResponseStore(responseLimits),
   };
-  const configHash = computeConfigHash(config, runtime.routes.map((r) => r.spec));
+  // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
+  const configHash = () => computeConfigHash(config, runtime.routes.map((r) => r.spec));
   // What differs between the memory and the Redis store; the rest is assembled once here.
   const assemble = (stores: StoreServices, fileServices: FileServices, closeStores: () => Promise<void>): SharedServices => ({
     ...base,
