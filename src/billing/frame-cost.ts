@@ -53,15 +53,15 @@ export function costComment(costText: string): string {
 }
 
 /**
- * Ends a stream's billing on the wire: the cost as a closing SSE comment (read by raw clients;
- * SDKs skip comments) and as the `x-gateway-cost` HTTP trailer (announced by a `Trailer`
- * response header). Nothing is written once the response has ended.
+ * A stream's billing on the wire: the cost as a closing SSE comment (read by raw clients; SDKs
+ * skip comments), a frame the writer sends with the stream's last frames, and as the
+ * `x-gateway-cost` HTTP trailer (announced by a `Trailer` response header), set here. Nothing
+ * is set once the response has ended.
  */
-export function writeCostTrailer(res: ServerResponse, costUsd: number): void {
-  if (res.writableEnded || res.destroyed) return;
+export function closeWithCost(res: ServerResponse, costUsd: number): SseFrame {
   const text = formatUsd(costUsd);
-  res.write(costComment(text));
-  res.addTrailers({ [COST_HEADER]: text });
+  if (!res.writableEnded && !res.destroyed) res.addTrailers({ [COST_HEADER]: text });
+  return { data: '', raw: costComment(text) };
 }
 
 const USAGE_KEY = '"usage":{';

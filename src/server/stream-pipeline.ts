@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { elapsedMs } from './request-record.js';
 import type { CallMeter } from '../billing/call-meter.js';
-import { COST_HEADER, writeCostTrailer } from '../billing/frame-cost.js';
+import { COST_HEADER, closeWithCost } from '../billing/frame-cost.js';
 import type { CodecError, SseFrame } from '../codecs/codec.js';
 import { isGatewayError } from '../errors/gateway-error.js';
 import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
@@ -111,16 +111,12 @@ export async function writeStream<I>(
     stage.beforeFinish?.();
     const cost = await meter.finish();
     if (res.destroyed || (!failed && clientGone(gw.abort))) return;
-    if (failed) {
-      out.push(...stage.close(cost, true), ...(written ? NO_FRAMES : stage.fail(failed)));
-      await writeFrames(res, out.splice(0));
-      writeCostTrailer(res, cost);
-    } else {
-      // The cost comment goes before the closing frames ([DONE] stays the last data line).
-      await writeFrames(res, out.splice(0));
-      writeCostTrailer(res, cost);
-      await writeFrames(res, stage.close(cost, false));
-    }
+    // The last frames, the cost comment and the closing frames leave in one write. The comment
+    // goes after a failed stream's error event, and before a finished one's closing frames
+    // ([DONE] stays the last data line).
+    if (failed) out.push(...stage.close(cost, true), ...(written ? NO_FRAMES : stage.fail(failed)), closeWithCost(res, cost));
+    else out.push(closeWithCost(res, cost), ...stage.close(cost, false));
+    await writeFrames(res, out);
   } finally {
     res.end();
   }
