@@ -1,5 +1,6 @@
 import type { Conversation, Part } from '../codecs/internal.js';
-import { countBpe } from './bpe.js';
+import { countBpe, countBpeBatch } from './bpe.js';
+import { CountCache } from './count-cache.js';
 
 /**
  * Token counts for worst-case estimates, with a real BPE tokenizer (o200k_base, the encoding of
@@ -36,7 +37,36 @@ export function countFineTokens(text: string): number {
 /** Worst-case tokens of a text: the larger of o200k_base + margin and the fine-grained count. */
 export async function countTokensWorstCase(text: string): Promise<number> {
   if (text.length === 0) return 0;
-  return Math.max(Math.ceil((await countBpeTokens(text)) * TOKENIZER_MARGIN), countFineTokens(text));
+  return worstCaseOf(text, await countBpeTokens(text));
+}
+
+function worstCaseOf(text: string, bpe: number): number {
+  return Math.max(Math.ceil(bpe * TOKENIZER_MARGIN), countFineTokens(text));
+}
+
+// Up to 4M characters of recent prompt texts (a few MB), texts under 16 characters not kept.
+const recentCounts = new CountCache(4_000_000, 16);
+
+/**
+ * Worst-case tokens of each text, in order. Texts counted lately (a system prompt, a history
+ * sent again with the next turn) are answered from a cache; the rest go to the BPE counter in
+ * one batch.
+ */
+export async function countTextsWorstCase(texts: readonly string[]): Promise<number[]> {
+  const counts = texts.map((t) => (t.length === 0 ? 0 : recentCounts.get(t)));
+  const missing: string[] = [];
+  for (let i = 0; i < texts.length; i++) if (counts[i] === undefined) missing.push(texts[i]!);
+  if (missing.length > 0) {
+    const bpe = await countBpeBatch(missing);
+    for (let i = 0, m = 0; i < texts.length; i++) {
+      if (counts[i] !== undefined) continue;
+      const text = texts[i]!;
+      const n = worstCaseOf(text, bpe[m++]!);
+      recentCounts.set(text, n);
+      counts[i] = n;
+    }
+  }
+  return counts as number[];
 }
 
 /** What a prompt is made of, for estimates. */
@@ -52,7 +82,11 @@ export interface PromptCount {
 /** Worst-case prompt tokens of a conversation: system, messages, tools and images. */
 export async function countConversationTokens(request: Conversation): Promise<PromptCount> {
   const { texts, images, framing } = promptParts(request);
-  const textTokens = (await countTokensWorstCase(texts.join('\n'))) + framing;
+  // Each text counted on its own (so a text sent again is a cache hit): a count across a
+  // boundary can only merge tokens, so the sum is not below the joined text's count; one more
+  // token per separator stands for the newline the joined count had.
+  let textTokens = framing + Math.max(0, texts.length - 1);
+  for (const n of await countTextsWorstCase(texts)) textTokens += n;
   return { textTokens, images, tokens: textTokens + images * TOKENS_PER_IMAGE };
 }
 
