@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
+import { GatewayKoa } from './gateway-koa.js';
 import compose from 'koa-compose';
 import type { Logger } from 'pino';
 import type { RuntimeStore } from '../compile/runtime-store.js';
@@ -175,7 +176,7 @@ export interface GatewayApp {
  */
 export function createApp(store: RuntimeStore, shared: SharedServices, logger: Logger, lifecycle: Lifecycle): GatewayApp {
   let active = buildPipeline(store.current(), shared, lifecycle);
-  const app = new Koa<AppState>();
+  const app = new GatewayKoa();
   app.proxy = false; // client addresses: server.trusted_proxies (client-address.ts)
   installClientAddress(app, store);
   app.silent = true;
