@@ -38,8 +38,8 @@ export function relayWebSocket(client: WebSocket, target: RelayTarget): WebSocke
   timer.unref?.();
 
   client.on('message', (data, binary) => {
-    if (upstream.readyState === OPEN) upstream.send(data, { binary });
-    else if (upstream.readyState === CONNECTING) queued.push({ data, binary });
+    if (upstream.readyState === upstream.OPEN) upstream.send(data, { binary });
+    else if (upstream.readyState === upstream.CONNECTING) queued.push({ data, binary });
   });
   client.on('close', (code, reason) => finish(sendableCode(code), reason.toString()));
   client.on('error', () => finish(1011, 'client_error'));
@@ -48,7 +48,7 @@ export function relayWebSocket(client: WebSocket, target: RelayTarget): WebSocke
     for (const frame of queued.splice(0)) upstream.send(frame.data, { binary: frame.binary });
   });
   upstream.on('message', (data, binary) => {
-    if (client.readyState === OPEN) client.send(data, { binary });
+    if (client.readyState === client.OPEN) client.send(data, { binary });
   });
   upstream.on('unexpected-response', (_req, res) => {
     res.resume();
@@ -68,10 +68,6 @@ function sendableCode(code: number): number {
 
 function closeSocket(socket: WebSocket, code: number, reason: string): void {
   const text = Buffer.byteLength(reason) > 123 ? reason.slice(0, 120) : reason;
-  if (socket.readyState === OPEN) socket.close(code, text);
-  else if (socket.readyState === CONNECTING) socket.terminate();
+  if (socket.readyState === socket.OPEN) socket.close(code, text);
+  else if (socket.readyState === socket.CONNECTING) socket.terminate();
 }
-
-// readyState values (the WebSocket standard's, which ws uses).
-const CONNECTING = 0;
-const OPEN = 1;
