@@ -86,8 +86,8 @@ export async function readFleet(conn: RedisConnection): Promise<FleetMember[]> {
  */
 export function createFleet(options: {
   conn?: RedisConnection;
-  /** The config's fleet hash, or a function computing it when first needed (it walks the whole config). */
-  configHash: string | (() => string);
+  /** Computes the config's fleet hash, called once, when first needed (it walks the whole config). */
+  configHash: () => string;
   instanceId?: string; storeKind: StoreKind; configuredInstances?: number;
   onMismatch?: (other: FleetMember, own: string) => void;
   /** This instance's outage backlog, published with each heartbeat. */
@@ -96,8 +96,8 @@ export function createFleet(options: {
   const instanceId = options.instanceId ?? createInstanceId();
   const startedAt = new Date().toISOString();
   const { conn } = options;
-  let hash = typeof options.configHash === 'string' ? options.configHash : undefined;
-  const configHash = (): string => (hash ??= (options.configHash as () => string)());
+  let hash: string | undefined;
+  const configHash = (): string => (hash ??= options.configHash());
   let members: FleetMember[] = [];
   let timer: NodeJS.Timeout | undefined;
   const warned = new Set<string>();

@@ -44,7 +44,7 @@ async function exerciseStore(conn: RedisConnection): Promise<void> {
       expect([...items.keys()]).to.deep.equal([`msg_in_${o}`, `msg_out_${o}`]);
       expect(await responses.load(`owner${(o + 1) % 6}`, `resp_${o}`), "another owner's id").to.equal(undefined);
     }
-    const fleet = createFleet({ conn, configHash: 'abc', instanceId: 'node-a', storeKind: conn.kind });
+    const fleet = createFleet({ conn, configHash: () => 'abc', instanceId: 'node-a', storeKind: conn.kind });
     await fleet.beat();
     expect((await readFleet(conn)).map((m) => m.instance_id)).to.include('node-a');
     expect(await fleet.describe()).to.deep.include({ config_hash: 'abc', instance_id: 'node-a', store: { kind: conn.kind, healthy: true } });
