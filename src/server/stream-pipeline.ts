@@ -27,8 +27,8 @@ export interface StageFailure {
 export interface StreamStage<I> {
   /** Appends what one upstream item makes to `out`; a failure ends the stream. */
   push(item: I, out: SseFrame[]): StageFailure | undefined;
-  /** The upstream ended normally: appends what is still pending (a decoder's end). */
-  end(out: SseFrame[]): StageFailure | undefined;
+  /** The upstream ended normally: a failure when it ended without its terminal event. */
+  end(): StageFailure | undefined;
   /**
    * The closing frames once the cost is known: a held usage frame, and (unless the stream
    * failed) the terminators such as [DONE] or message_stop.
@@ -98,7 +98,7 @@ export async function writeStream<I>(
       batch = step.done ? undefined : step.value;
     }
     if (!failed && !res.destroyed) {
-      const failure = stage.end(out);
+      const failure = stage.end();
       failed = failure?.error;
       written = failure?.errorWritten === true;
     }
