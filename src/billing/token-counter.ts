@@ -36,8 +36,7 @@ export function countFineTokens(text: string): number {
 
 /** Worst-case tokens of a text: the larger of o200k_base + margin and the fine-grained count. */
 export async function countTokensWorstCase(text: string): Promise<number> {
-  if (text.length === 0) return 0;
-  return worstCaseOf(text, await countBpeTokens(text));
+  return (await countTextsWorstCase([text]))[0]!;
 }
 
 function worstCaseOf(text: string, bpe: number): number {
