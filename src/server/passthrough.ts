@@ -1,31 +1,23 @@
 import type { ParameterizedContext } from 'koa';
 import type { CallMeter } from '../billing/call-meter.js';
-import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.js';
 import { estimateConversationTokens } from '../billing/token-counter.js';
-import type { CodecError, DialectCodec, DialectRequest, DialectTarget, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
+import type { DialectCodec, DialectRequest, DialectTarget, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
-import { generateId } from '../codecs/shared/ids.js';
 import { isRecord } from '../codecs/shared/json.js';
 import { errors, isGatewayError } from '../errors/gateway-error.js';
 import { classifyStreamContentType } from '../errors/stream-response.js';
-import { redactSecrets } from '../errors/redact.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
 import type { UpstreamResponse } from '../upstream/http-client.js';
 import { discardBody } from '../upstream/call-upstream.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
 import { mapCallError } from '../upstream/map-call-error.js';
-import { withData } from '../codecs/shared/sse-frame.js';
-import { readSseBlocks } from '../upstream/sse-blocks.js';
-import { createModelRenamer } from './model-rename.js';
+import { readSseBlock, readSseText } from '../upstream/sse-blocks.js';
+import { IdentityStage } from './identity-stage.js';
 import { stripGatewayFields } from './resolve-model.js';
 import type { AppState } from './state.js';
 import { streamFailure } from './text-call.js';
-import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
-import { mustDecode, outputCharsOf } from './frame-scan.js';
-import { buildEstimatedUsageFrame, type StreamOpening } from './estimated-usage-frame.js';
-
-const NO_EVENTS: StreamEvent[] = [];
+import { writeStream, type StreamInput } from './stream-pipeline.js';
 
 /** Characters per token of the output estimate written when an upstream reports no usage. */
 const CHARS_PER_TOKEN = 3;
@@ -123,21 +115,23 @@ function completeAnswer(body: Record<string, unknown>, request: Conversation, fo
       : { input_tokens: input, output_tokens: output, estimated: true };
 }
 
-/** A same-format stream whose first frames have arrived (nothing written to the client yet). */
+/** A same-format stream whose first event has arrived (nothing written to the client yet). */
 export interface PassthroughStream {
   readonly dialect: DialectCodec;
   readonly request: Conversation;
   readonly call: OperationCall;
   readonly upstream: UpstreamResponse;
-  readonly batches: AsyncIterator<SseFrame[]>;
-  readonly first: SseFrame[];
-  /** The dialect's decoder, which has read the first frame (its events are `firstEvents`). */
+  /** The rest of the upstream's events, as the text of each network read (readSseText). */
+  readonly batches: AsyncIterator<readonly [string]>;
+  /** The text read so far: its first event carries data (it may follow comments). */
+  readonly first: readonly string[];
+  /** The dialect's decoder, which has read the first event (its events are `firstEvents`). */
   readonly decoder: StreamDecoder;
   readonly firstEvents: readonly StreamEvent[];
 }
 
 /**
- * Opens a same-format stream and waits for its first frames, so a failure or stall before the
+ * Opens a same-format stream and waits for its first event, so a failure or stall before the
  * first byte is still the routing loop's to retry. An upstream error as the first event fails
  * the attempt like the same status would.
  */
@@ -151,42 +145,54 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
     if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
     throw notSse;
   }
-  const batches = readSseBlocks(upstream.body)[Symbol.asyncIterator]();
-  let first: IteratorResult<SseFrame[]>;
+  const batches = readSseText(upstream.body)[Symbol.asyncIterator]();
+  const first: string[] = [];
+  let frame: SseFrame | undefined;
   try {
-    first = await batches.next();
+    // Reads on until an event with data arrived (comments and keep-alives alone are not an answer).
+    while (frame === undefined) {
+      const step = await batches.next();
+      if (step.done) break;
+      first.push(step.value[0]);
+      frame = firstFrameOf(step.value[0]);
+    }
   } catch (e) {
     discardBody(upstream.body);
     throw mapCallError(e, call);
   }
-  const frames = first.done ? [] : first.value;
   // Nothing at all (a 200 with an empty or non-SSE body) or an error as the first event: the
   // attempt failed before anything reached the client, so the loop may still retry it.
   const decoder = dialect.createStreamDecoder(request);
-  const opening = frames.length > 0 ? decoder.decode(frames[0]!) : decoder.end();
+  const opening = frame ? decoder.decode(frame) : decoder.end();
   const error = opening.find((ev) => ev.type === 'error');
   if (error && error.type === 'error') {
     discardBody(upstream.body);
     if (call.trace) call.trace.failure = { kind: 'status', status: error.status, headers: {} };
     throw errorFromStreamEvent(error);
   }
-  if (frames.length === 0) {
+  if (!frame) {
     if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
     throw errors.invalidUpstreamResponse(call.providerName, 'a stream with no events');
   }
-  return { dialect, request, call, upstream, batches, first: frames, decoder, firstEvents: opening };
+  return { dialect, request, call, upstream, batches, first, decoder, firstEvents: opening };
+}
+
+/** The first event with data in the text of whole events, if any. */
+function firstFrameOf(text: string): SseFrame | undefined {
+  for (let pos = 0; pos < text.length;) {
+    const end = text.indexOf('\n\n', pos);
+    const next = end < 0 ? text.length : end + 2;
+    const frame = readSseBlock(text.slice(pos, next));
+    if (frame) return frame;
+    pos = next;
+  }
+  return undefined;
 }
 
 /**
- * Same-format stream: the stream pipeline with the identity stage. Each upstream frame is
- * forwarded as it came (under the canonical model id). The dialect's decoder reads only the
- * frames that may carry the start, usage, a finish, an error or the end (frame-scan.ts;
- * content deltas are measured, not parsed). A usage-only frame the client did not ask for is
- * held back (chat include_usage asked on its behalf). A frame with a usage object is held until
- * the decoder has seen the stream's usage (the next frame at most, e.g. Anthropic's
- * message_delta before message_stop), then sent with `usage.cost`; `[DONE]` is held to the end
- * so the cost comment precedes it. The upstream's own error event goes out as it came and ends
- * the stream.
+ * Same-format stream: the stream pipeline with the identity stage (identity-stage.ts). Each
+ * upstream event is forwarded as it came, under the canonical model id, with the cost put
+ * into the usage frame and the closing comment.
  */
 export function writePassthroughStream(
   ctx: ParameterizedContext<AppState>,
@@ -196,7 +202,7 @@ export function writePassthroughStream(
   meter: CallMeter,
 ): Promise<void> {
   const { call } = stream;
-  const input: StreamInput<SseFrame> = {
+  const input: StreamInput<string> = {
     first: stream.first,
     next: () => stream.batches.next(),
     close: () => { discardBody(stream.upstream.body); },
@@ -205,139 +211,5 @@ export function writePassthroughStream(
       return isGatewayError(mapped) ? mapped : streamFailure(call.signal, call.operation);
     },
   };
-  return writeStream(ctx, input, createIdentityStage(surface, stream.dialect, stream.request, meter, stream), headers, meter);
+  return writeStream(ctx, input, new IdentityStage(surface, stream.dialect, stream.request, meter, stream), headers, meter);
 }
-
-/**
- * The identity stage: frames out as they came in, read by the cheap scan and metered. `opened`
- * hands over the decoder that already read the first frame (and its events), so that frame is
- * not parsed twice.
- */
-export function createIdentityStage(
-  surface: SurfaceCodec,
-  dialect: DialectCodec,
-  request: Conversation,
-  meter: CallMeter,
-  opened?: { readonly decoder: StreamDecoder; readonly firstEvents: readonly StreamEvent[] },
-): StreamStage<SseFrame> {
-  const decoder = opened?.decoder ?? dialect.createStreamDecoder(request);
-  let firstEvents = opened?.firstEvents;
-  const renameModel = createModelRenamer(request.model);
-  let first = true;
-  let costed = false;
-  let skippedChars = 0;
-  let skippedFrames = 0;
-  let shortest = Infinity;
-  let shortestData = '';
-  let held: SseFrame | undefined;
-  let done: SseFrame | undefined;
-  // The start events seen, for an encoder that fails in the client's format: it sees the
-  // stream's start (only), so it never re-opens a stream the upstream already opened
-  // (Responses: no second response.created). Made only when the stream fails.
-  const starts: StreamEvent[] = [];
-  let detected = false;
-  let opening: StreamOpening | undefined;
-  const observe = (events: readonly StreamEvent[]): CodecError | undefined => {
-    for (const e of events) {
-      if (e.type === 'error') {
-        detected = e.detected === true;
-        const err = errorFromStreamEvent(e);
-        return { status: err.status, type: err.type, code: err.code, message: err.message };
-      }
-      if (e.type === 'start') {
-        starts.push(e);
-        opening ??= { id: e.id, created: e.created };
-      }
-      meter.observe(e);
-      if (e.type === 'usage') costed = true;
-    }
-    return undefined;
-  };
-  // Appends the held frame (if any) and `frame` to the batch, with the cost once it is known.
-  const release = (out: SseFrame[], frame?: SseFrame): void => {
-    if (held) {
-      out.push(costed ? injectCostIntoFrame(held, meter.cost()) : held);
-      held = undefined;
-    }
-    if (frame) out.push(costed ? injectCostIntoFrame(frame, meter.cost()) : frame);
-  };
-  return {
-    push(frame, out) {
-      const decode = mustDecode(frame, first);
-      first = false;
-      if (!decode) {
-        // Delivered output of undecoded frames, for the bill of a stream that ends without
-        // usage: only lengths are kept here (the text is scanned once, at the end, if needed).
-        skippedChars += frame.data.length;
-        skippedFrames++;
-        if (frame.data.length < shortest) { shortest = frame.data.length; shortestData = frame.data; }
-        // A content frame (the scan found no usage, finish, error or end in it) goes out at once.
-        if (!frame.data.endsWith('[DONE]')) {
-          release(out, renameModel(frame));
-          return undefined;
-        }
-      }
-      const events = !decode ? NO_EVENTS : firstEvents ?? decoder.decode(frame);
-      firstEvents = undefined;
-      const error = observe(events);
-      // A frame the gateway found malformed is not forwarded: the client gets its own error event.
-      if (error && detected) {
-        release(out);
-        return { error };
-      }
-      // The upstream's own error event is already in the client's format: it goes out as it
-      // came (minus any credential it quotes) and ends the stream (no second error event).
-      if (error) {
-        const renamed = renameModel(frame);
-        release(out, withData(renamed, redactSecrets(renamed.data)));
-        return { error, errorWritten: true };
-      }
-      const usageOnly = events.length > 0 && events.every((e) => e.type === 'usage') && frameMayCarryUsage(frame);
-      if (usageOnly && !request.includeUsage) return undefined;
-      if (frame.data.trim() === '[DONE]') {
-        done = frame;
-        return undefined;
-      }
-      if (!costed && frameMayCarryUsage(frame) && !events.some((e) => e.type === 'start')) {
-        // The opening frame (message_start, response.created) carries only initial usage: it
-        // goes out at once so the first event is never delayed; a later usage frame waits for
-        // the final usage so it can carry the cost.
-        release(out);
-        held = renameModel(frame);
-        return undefined;
-      }
-      release(out, renameModel(frame));
-      return undefined;
-    },
-    end() {
-      const error = observe(decoder.end());
-      return error ? { error } : undefined;
-    },
-    beforeFinish() {
-      // Without usage from the upstream, the meter bills the output it saw: each undecoded
-      // frame's length minus its envelope (the shortest frame's length less its own output).
-      if (costed || skippedFrames === 0) return;
-      const envelope = shortest - outputCharsOf(shortestData);
-      meter.addOutputChars(Math.max(0, skippedChars - skippedFrames * envelope));
-    },
-    close(cost, failed) {
-      const upstreamUsage = costed;
-      costed = true;
-      const out = held ? [injectCostIntoFrame(held, cost)] : [];
-      held = undefined;
-      if (!failed && !upstreamUsage && request.includeUsage) {
-        // The upstream never reported usage: the client that asked for it gets what the meter billed, marked estimated.
-        const frame = buildEstimatedUsageFrame(dialect.name, request.model, opening ?? { id: generateId('chatcmpl-'), created: Math.floor(Date.now() / 1000) }, meter.usage(), cost);
-        if (frame) out.push(frame);
-      }
-      if (!failed && done) out.push(done);
-      return out;
-    },
-    fail: (error) => {
-      const encoder = surface.createStreamEncoder(request);
-      for (const start of starts) encoder.encode(start);
-      return encoder.fail(error);
-    },
-  };
-}
-

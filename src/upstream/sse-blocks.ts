@@ -15,12 +15,30 @@ import type { SseFrame } from '../codecs/codec.js';
  * read, so a proxy writes what one read brought in one write.
  */
 export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<SseFrame[]> {
-  // Upstream bodies are undici Readables; any other iterable (tests) is read the same way.
-  return new ReadableSseReader(body instanceof Readable ? body : Readable.from(body, { objectMode: true }));
+  return new ReadableSseReader(readableOf(body), (text) => {
+    const { frames } = splitSseBlocks(text);
+    return frames.length > 0 ? frames : undefined;
+  });
 }
 
 /**
- * Text of a stream cut into whole events as chunks arrive: decodes UTF-8 across chunk
+ * The same events as readSseBlocks, left as text: each batch is the wire text of the whole
+ * events one network read completed (line endings normalized to LF, a leading byte order mark
+ * dropped), as a one-element array. A passthrough walks that text itself and forwards runs of
+ * events it need not read as one stretch of text, instead of an object and two strings per
+ * event (identity-stage.ts).
+ */
+export function readSseText(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<readonly [string]> {
+  return new ReadableSseReader(readableOf(body), (text) => [text] as const);
+}
+
+// Upstream bodies are undici Readables; any other iterable (tests) is read the same way.
+function readableOf(body: AsyncIterable<Uint8Array | string>): Readable {
+  return body instanceof Readable ? body : Readable.from(body, { objectMode: true });
+}
+
+/**
+ * Text of a stream cut at whole events as chunks arrive: decodes UTF-8 across chunk
  * boundaries, drops a leading byte order mark, normalizes CR and CRLF, and keeps what follows
  * the last complete event for the next chunk.
  */
@@ -29,29 +47,33 @@ class SseBlockBuffer {
   private buffered = '';
   private started = false;
 
-  /** The events a chunk completes (often none, or several). */
-  push(chunk: Uint8Array | string): SseFrame[] {
-    this.buffered += typeof chunk === 'string' ? chunk : this.decoder.write(chunk as Buffer);
-    if (!this.started && this.buffered !== '') {
+  /** The text of the events a chunk completes, up to and including the last blank line ('' when none). */
+  push(chunk: Uint8Array | string): string {
+    let text = this.buffered + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk as Buffer));
+    if (!this.started && text !== '') {
       // The spec drops one byte order mark at the start of the stream.
       this.started = true;
-      if (this.buffered.charCodeAt(0) === 0xfeff) this.buffered = this.buffered.slice(1);
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     }
     // A CR that ends the read may be the first half of a CRLF: it waits for the next read, or
     // normalized alone it would end its line twice (a blank line: an event split in two).
-    const heldCr = this.buffered.charCodeAt(this.buffered.length - 1) === 13;
-    const { frames, rest } = splitSseBlocks(heldCr ? this.buffered.slice(0, -1) : this.buffered);
+    const heldCr = text.charCodeAt(text.length - 1) === 13;
+    if (heldCr) text = text.slice(0, -1);
+    if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+    const last = text.lastIndexOf('\n\n');
+    const complete = last < 0 ? '' : text.slice(0, last + 2);
+    const rest = last < 0 ? text : text.slice(last + 2);
     this.buffered = heldCr ? `${rest}\r` : rest;
-    return frames;
+    return complete;
   }
 
-  /** At the end of the stream: an event it ended inside of, if any. */
-  end(): SseFrame[] {
-    const left = this.buffered + this.decoder.end();
+  /** At the end of the stream: an event it ended inside of, completed ('' when none). */
+  end(): string {
+    const left = (this.buffered + this.decoder.end()).replace(/\r\n?/g, '\n');
     this.buffered = '';
     // The stream ended inside an event: the spec dispatches nothing for it, but a decoder must
     // see it to tell a cut stream from a finished one (its data is what arrived).
-    return left.trim() !== '' ? splitSseBlocks(`${left}\n\n`).frames : [];
+    return left.trim() !== '' ? `${left}\n\n` : '';
   }
 }
 
@@ -65,14 +87,15 @@ class SseBlockBuffer {
  * of the body fails the next read; `return()` (a consumer that stops early) destroys the body,
  * as Readable's own iterator does.
  */
-class ReadableSseReader implements AsyncIterableIterator<SseFrame[]> {
+class ReadableSseReader<B> implements AsyncIterableIterator<B> {
   private readonly buffer = new SseBlockBuffer();
-  private readonly ready: SseFrame[][] = [];
+  private readonly ready: B[] = [];
   private ended = false;
   private failure: { error: unknown } | undefined;
-  private waiting: { resolve: (r: IteratorResult<SseFrame[]>) => void; reject: (e: unknown) => void } | undefined;
+  private waiting: { resolve: (r: IteratorResult<B>) => void; reject: (e: unknown) => void } | undefined;
 
-  constructor(private readonly body: Readable) {
+  /** `toBatch` makes a batch of the text of whole events (undefined: nothing to hand over). */
+  constructor(private readonly body: Readable, private readonly toBatch: (text: string) => B | undefined) {
     body.on('readable', this.onReadable);
     body.on('end', this.onEnd);
     body.on('error', this.onError);
@@ -84,7 +107,7 @@ class ReadableSseReader implements AsyncIterableIterator<SseFrame[]> {
     return this;
   }
 
-  next(): Promise<IteratorResult<SseFrame[]>> {
+  next(): Promise<IteratorResult<B>> {
     if (this.ready.length === 0 && !this.failure && !this.ended) this.pull();
     const batch = this.ready.shift();
     if (batch) return Promise.resolve({ done: false, value: batch });
@@ -93,7 +116,7 @@ class ReadableSseReader implements AsyncIterableIterator<SseFrame[]> {
     return new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
   }
 
-  return(): Promise<IteratorResult<SseFrame[]>> {
+  return(): Promise<IteratorResult<B>> {
     this.ended = true;
     this.ready.length = 0;
     this.body.off('readable', this.onReadable);
@@ -106,12 +129,12 @@ class ReadableSseReader implements AsyncIterableIterator<SseFrame[]> {
 
   /** Reads what the body holds into one batch (nothing when a batch still waits unread). */
   private pull(): void {
-    let batch: SseFrame[] | undefined;
+    let text = '';
     for (let chunk = this.body.read() as Buffer | string | null; chunk !== null; chunk = this.body.read() as Buffer | string | null) {
-      const frames = this.buffer.push(chunk);
-      if (frames.length > 0) batch = batch ? batch.concat(frames) : frames;
+      text += this.buffer.push(chunk);
     }
-    if (!batch) return;
+    const batch = text === '' ? undefined : this.toBatch(text);
+    if (batch === undefined) return;
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
@@ -126,8 +149,9 @@ class ReadableSseReader implements AsyncIterableIterator<SseFrame[]> {
   };
 
   private readonly onEnd = (): void => {
-    const last = this.buffer.end();
-    if (last.length > 0) this.ready.push(last);
+    const text = this.buffer.end();
+    const last = text === '' ? undefined : this.toBatch(text);
+    if (last !== undefined) this.ready.push(last);
     this.ended = true;
     this.settleWaiting();
   };
@@ -165,7 +189,7 @@ export function splitSseBlocks(text: string): { frames: SseFrame[]; rest: string
     if (end < 0) break;
     // Blank lines in a row are one separator.
     if (end > start) {
-      const frame = readBlock(text.slice(start, end + 2));
+      const frame = readSseBlock(text.slice(start, end + 2));
       if (frame) frames.push(frame);
     }
     start = end + 2;
@@ -175,7 +199,7 @@ export function splitSseBlocks(text: string): { frames: SseFrame[]; rest: string
 }
 
 /** One event block (ending with its blank line) as a frame, or undefined when it carries no data. */
-function readBlock(raw: string): SseFrame | undefined {
+export function readSseBlock(raw: string): SseFrame | undefined {
   // `data: <json>\n\n`: one data line, nothing else.
   if (raw.startsWith('data: ')) {
     const nl = raw.indexOf('\n', 6);

@@ -3,7 +3,7 @@ import { createParser } from 'eventsource-parser';
 import { PassThrough, Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
-import { readSseBlocks, splitSseBlocks } from '../../src/upstream/sse-blocks.js';
+import { readSseBlocks, readSseText, splitSseBlocks } from '../../src/upstream/sse-blocks.js';
 import type { SseFrame } from '../../src/codecs/codec.js';
 
 async function* bytesOf(text: string, cuts: number[]): AsyncGenerator<Uint8Array> {
@@ -51,10 +51,25 @@ const STREAM = [
   'data: [DONE]\n\n',
 ].join('');
 
-/** Two ways the reader is fed: any async iterable (tests, generators) and a Node Readable (undici bodies). */
+/** The text reader's batches cut into frames (what the passthrough's identity stage reads from them). */
+async function* framesOfText(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame[]> {
+  for await (const [text] of readSseText(body)) {
+    // Each batch is whole events: nothing is left over.
+    const { frames, rest } = splitSseBlocks(text);
+    expect(rest.replace(/\n/g, '')).to.equal('');
+    if (frames.length > 0) yield frames;
+  }
+}
+
+/**
+ * The ways the reader is fed: any async iterable (tests, generators) and a Node Readable (undici
+ * bodies), and the text reader (readSseText) over either.
+ */
 const INPUTS: ReadonlyArray<[string, (body: AsyncIterable<Uint8Array>) => AsyncIterable<SseFrame[]>]> = [
   ['an async iterable', (body) => readSseBlocks(body)],
   ['a Node Readable', (body) => readSseBlocks(Readable.from(body, { objectMode: true }))],
+  ['an async iterable, as text', (body) => framesOfText(body)],
+  ['a Node Readable, as text', (body) => framesOfText(Readable.from(body, { objectMode: true }))],
 ];
 
 describe('upstream/sse-blocks', () => {
