@@ -97,19 +97,11 @@ export class IdentityStage implements StreamStage<string> {
       const next = Math.min(end + 2, n);
       const dataStart = this.first || this.costed ? -1 : this.contentDataStart(text, pos, end);
       if (dataStart >= 0) {
-        if (this.held) {
-          // A held usage frame (no cost known yet) precedes what follows it.
-          out.push(this.held);
-          this.held = undefined;
-        }
+        // A held usage frame precedes what follows it (the run is empty then: the frame path
+        // that held it flushed the run first).
+        if (this.held) this.release(out);
         if (runFrom < 0) runFrom = pos;
-        const length = end - dataStart;
-        this.skippedChars += length;
-        this.skippedFrames++;
-        if (length < this.shortest) {
-          this.shortest = length;
-          this.shortestData = text.slice(dataStart, end);
-        }
+        this.countUndecoded(text, dataStart, end);
         const at = renamer.locate(text, dataStart, end);
         if (at >= 0) {
           run += text.slice(runFrom, at) + renamer.canonical;
@@ -202,12 +194,7 @@ export class IdentityStage implements StreamStage<string> {
     const decode = mustDecode(frame, this.first);
     this.first = false;
     if (!decode) {
-      this.skippedChars += frame.data.length;
-      this.skippedFrames++;
-      if (frame.data.length < this.shortest) {
-        this.shortest = frame.data.length;
-        this.shortestData = frame.data;
-      }
+      this.countUndecoded(frame.data, 0, frame.data.length);
       // A content frame (the scan found no usage, finish, error or end in it) goes out at once.
       if (!frame.data.endsWith('[DONE]')) {
         this.release(out, this.renamer.rename(frame));
@@ -245,6 +232,21 @@ export class IdentityStage implements StreamStage<string> {
     }
     this.release(out, this.renamer.rename(frame));
     return undefined;
+  }
+
+  /**
+   * Counts the data `text[start, end)` of an event forwarded undecoded, for the bill of a
+   * stream that ends without usage (beforeFinish): its length, and its text when it is the
+   * shortest so far (sliced only then).
+   */
+  private countUndecoded(text: string, start: number, end: number): void {
+    const length = end - start;
+    this.skippedChars += length;
+    this.skippedFrames++;
+    if (length < this.shortest) {
+      this.shortest = length;
+      this.shortestData = start === 0 && end === text.length ? text : text.slice(start, end);
+    }
   }
 
   private observe(events: readonly StreamEvent[]): CodecError | undefined {

@@ -72,9 +72,3 @@ export class ModelRenamer {
     return frame.event !== undefined ? { event: frame.event, data: renamed, raw: rawRenamed } : { data: renamed, raw: rawRenamed };
   }
 }
-
-/** A renaming function over frames (see ModelRenamer). */
-export function createModelRenamer(canonicalModel: string): (frame: SseFrame) => SseFrame {
-  const renamer = new ModelRenamer(canonicalModel);
-  return (frame) => renamer.rename(frame);
-}

@@ -12,7 +12,7 @@ import type { UpstreamResponse } from '../upstream/http-client.js';
 import { discardBody } from '../upstream/call-upstream.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
 import { mapCallError } from '../upstream/map-call-error.js';
-import { readSseBlock, readSseText } from '../upstream/sse-blocks.js';
+import { firstSseFrame, readSseText } from '../upstream/sse-blocks.js';
 import { IdentityStage } from './identity-stage.js';
 import { stripGatewayFields } from './resolve-model.js';
 import type { AppState } from './state.js';
@@ -154,7 +154,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
       const step = await batches.next();
       if (step.done) break;
       first.push(step.value[0]);
-      frame = firstFrameOf(step.value[0]);
+      frame = firstSseFrame(step.value[0]);
     }
   } catch (e) {
     discardBody(upstream.body);
@@ -175,18 +175,6 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
     throw errors.invalidUpstreamResponse(call.providerName, 'a stream with no events');
   }
   return { dialect, request, call, upstream, batches, first, decoder, firstEvents: opening };
-}
-
-/** The first event with data in the text of whole events, if any. */
-function firstFrameOf(text: string): SseFrame | undefined {
-  for (let pos = 0; pos < text.length;) {
-    const end = text.indexOf('\n\n', pos);
-    const next = end < 0 ? text.length : end + 2;
-    const frame = readSseBlock(text.slice(pos, next));
-    if (frame) return frame;
-    pos = next;
-  }
-  return undefined;
 }
 
 /**

@@ -198,6 +198,18 @@ export function splitSseBlocks(text: string): { frames: SseFrame[]; rest: string
   return { frames, rest: start === 0 ? text : text.slice(start) };
 }
 
+/** The first event with data in a text of whole events (readSseText's batch), if any; the rest is not read. */
+export function firstSseFrame(text: string): SseFrame | undefined {
+  for (let start = 0; start < text.length;) {
+    const end = text.indexOf('\n\n', start);
+    const next = end < 0 ? text.length : end + 2;
+    const frame = readSseBlock(text.slice(start, next));
+    if (frame) return frame;
+    start = next;
+  }
+  return undefined;
+}
+
 /** One event block (ending with its blank line) as a frame, or undefined when it carries no data. */
 export function readSseBlock(raw: string): SseFrame | undefined {
   // `data: <json>\n\n`: one data line, nothing else.

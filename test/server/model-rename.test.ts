@@ -1,14 +1,15 @@
 import { expect } from 'chai';
 import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
 import { splitSseBlocks } from '../../src/upstream/sse-blocks.js';
-import { createModelRenamer } from '../../src/server/model-rename.js';
+import { ModelRenamer } from '../../src/server/model-rename.js';
 
 const chunk = (id: string, model: string, text: string) => `data: {"id":"${id}","object":"chat.completion.chunk","model":"${model}","choices":[{"delta":{"content":"${text}"}}]}\n\n`;
 
 describe('server/model-rename', () => {
-  describe('#createModelRenamer', () => {
+  describe('ModelRenamer#rename', () => {
     it('renames the model in data and wire text of every frame, at the learned offset and elsewhere', () => {
-      const rename = createModelRenamer('openai/gpt-x');
+      const renamer = new ModelRenamer('openai/gpt-x');
+      const rename = (f: Parameters<ModelRenamer['rename']>[0]) => renamer.rename(f);
       const { frames } = splitSseBlocks(chunk('c1', 'gpt-x-2025', 'a') + chunk('c1', 'gpt-x-2025', 'b') + chunk('c-longer-id', 'gpt-x-2025', 'c') + chunk('c1', 'gpt-x-2026', '\\"model\\":\\"x\\"'));
       const out = frames.map(rename);
       expect(JSON.parse(out[3]!.data).choices[0].delta.content).to.equal('"model":"x"');
@@ -18,14 +19,16 @@ describe('server/model-rename', () => {
     });
 
     it('leaves a frame without a model as it is, and never reads replacement patterns', () => {
-      const rename = createModelRenamer('a/$&-model');
+      const renamer = new ModelRenamer('a/$&-model');
+      const rename = (f: Parameters<ModelRenamer['rename']>[0]) => renamer.rename(f);
       const plain = { data: '{"type":"ping"}', raw: 'data: {"type":"ping"}\n\n' };
       expect(rename(plain)).to.equal(plain);
       expect(JSON.parse(rename({ data: '{"model":"m"}' }).data).model).to.equal('a/$&-model');
     });
 
     it('drops the wire text of a frame it cannot edit in place', () => {
-      const rename = createModelRenamer('p/m');
+      const renamer = new ModelRenamer('p/m');
+      const rename = (f: Parameters<ModelRenamer['rename']>[0]) => renamer.rename(f);
       const out = rename({ event: 'x', data: '{"model":"m0"}', raw: 'event: x\ndata:{"model":"m0"}\r\n\r\n' });
       expect(out).to.deep.equal({ event: 'x', data: '{"model":"p/m"}' });
     });
