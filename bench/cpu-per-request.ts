@@ -6,8 +6,9 @@
  * user+sys from /proc/PID/stat read around each case. Cases: plain chat completions, and streams
  * of 20 and 500 chunks. The gateway runs the shipped gateway.yaml with a key that has rpm, tpm
  * and a budget (so auth, validation, limits and accounting are all on). Also reported: startup
- * time to the first /healthz answer, idle RSS, peak RSS, and the longest event-loop delay from
- * the first request on (perf_hooks.monitorEventLoopDelay, preloaded by loop-monitor.ts).
+ * time to the first /healthz answer, idle RSS, peak RSS, and the longest event-loop delay of each
+ * case, warm-up and first request included, on the server that carried it
+ * (perf_hooks.monitorEventLoopDelay, preloaded by loop-monitor.ts).
  * Prints one table and writes it to bench/cpu-results.md.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -26,7 +27,10 @@ const root = process.cwd();
 const dist = join(root, 'dist');
 const pin = spawnSync('taskset', ['-V']).status === 0;
 
-interface Server { pid: number; url: string; proc: ChildProcess; stop(): Promise<void> }
+interface Server { pid: number; url: string; proc: ChildProcess; stop(): Promise<void>; loopFile?: string }
+
+/** Event-loop delay figures of one stretch of a server's life (see loop-monitor.ts). */
+interface LoopDelay { maxMs: number; p99Ms: number }
 
 function spawnPinned(core: string, args: string[], env: Record<string, string>, stdout: 'pipe' | 'ignore' = 'ignore', cwd = root): ChildProcess {
   const [cmd, argv] = pin ? ['taskset', ['-c', core, process.execPath, ...args]] : [process.execPath, args];
@@ -76,7 +80,22 @@ function chatModel(): string {
 }
 
 async function startGateway(config: string, upstream: string, loopFile: string): Promise<Server & { startupMs: number }> {
-  return startGatewayOf(root, ['--import', join(dist, 'bench/loop-monitor.js')], ['--config', config], upstream, { BENCH_LOOP_FILE: loopFile });
+  const gw = await startGatewayOf(root, ['--import', join(dist, 'bench/loop-monitor.js')], ['--config', config], upstream, { BENCH_LOOP_FILE: loopFile });
+  return { ...gw, loopFile };
+}
+
+/** Ends the server's current event-loop record (SIGUSR2) and returns it once written. */
+async function loopRecord(server: Server): Promise<LoopDelay> {
+  const file = server.loopFile!;
+  const lines = () => { try { return readFileSync(file, 'utf8').split('\n').filter(Boolean); } catch { return []; } };
+  const before = lines().length;
+  server.proc.kill('SIGUSR2');
+  for (let i = 0; i < 400; i++) {
+    const now = lines();
+    if (now.length > before) return JSON.parse(now[now.length - 1]!) as LoopDelay;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${file}: no event-loop record`);
 }
 
 /** A built gateway checkout (`checkout`/dist) pinned to core 0, serving once /healthz answers. */
@@ -120,36 +139,41 @@ function load(url: string, payload: string, amount: number): number {
   return result['2xx'];
 }
 
-/** CPU µs per request of `server` over `amount` requests (after a warm-up of a tenth). */
-function cpuPerRequest(server: Server, payload: string, amount: number): number {
+/**
+ * CPU µs per request of `server` over `amount` requests (after a warm-up of a tenth), and the
+ * longest event-loop delay of the server over the whole case, warm-up included.
+ */
+async function measureCase(server: Server, payload: string, amount: number): Promise<{ us: number; loop: LoopDelay }> {
+  await loopRecord(server);
   load(server.url, payload, Math.max(200, Math.floor(amount / 10)));
   const c0 = readCpuMs(server.pid);
   const ok = load(server.url, payload, amount);
-  return ((readCpuMs(server.pid) - c0) * 1000) / ok;
+  const us = ((readCpuMs(server.pid) - c0) * 1000) / ok;
+  return { us, loop: await loopRecord(server) };
 }
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
   const config = writeBenchConfig(dir);
   const model = chatModel();
-  const loopFile = join(dir, 'loop.json');
   const servers: Server[] = [];
-  const rows: Array<{ label: string; bare: number; gw: number }> = [];
+  const rows: Array<{ label: string; bare: number; gw: number; bareLoop: LoopDelay; gwLoop: LoopDelay }> = [];
   try {
     const up20 = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '20' }, '1');
     const up500 = await startReady(join(dist, 'bench/fake-upstream.js'), { BENCH_CHUNKS: '500' }, '1');
     servers.push(up20, up500);
     // The bare proxies carry the same event-loop monitor: their delay under the same load is the reference.
     const monitor = ['--import', join(dist, 'bench/loop-monitor.js')];
-    const bare20 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up20.url, BENCH_LOOP_FILE: join(dir, 'bare-loop.json') }, '0', monitor);
-    const bare500 = await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: up500.url, BENCH_LOOP_FILE: join(dir, 'bare-loop500.json') }, '0', monitor);
+    const bareProxy = async (upstream: string, loopFile: string): Promise<Server> =>
+      ({ ...(await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: upstream, BENCH_LOOP_FILE: loopFile }, '0', monitor)), loopFile });
+    const bare20 = await bareProxy(up20.url, join(dir, 'bare-loop.jsonl'));
+    const bare500 = await bareProxy(up500.url, join(dir, 'bare-loop500.jsonl'));
     servers.push(bare20, bare500);
-    const gw = await startGateway(config, up20.url, loopFile);
-    const gw500 = await startGateway(config, up500.url, join(dir, 'loop500.json'));
+    const gw = await startGateway(config, up20.url, join(dir, 'loop.jsonl'));
+    const gw500 = await startGateway(config, up500.url, join(dir, 'loop500.jsonl'));
     servers.push(gw, gw500);
     await new Promise((r) => setTimeout(r, 2000));
     const idleMiB = readMemory(gw.pid).rssKiB / 1024;
-    for (const s of [gw, gw500, bare20, bare500]) s.proc.kill('SIGUSR2');
     const cases = [
       { label: 'plain', stream: false, bare: bare20, gw, n: N },
       { label: 'stream, 20 chunks', stream: true, bare: bare20, gw, n: N },
@@ -157,21 +181,20 @@ async function main(): Promise<void> {
     ];
     for (const c of cases) {
       const payload = body(model, c.stream);
-      rows.push({ label: c.label, bare: cpuPerRequest(c.bare, payload, c.n), gw: cpuPerRequest(c.gw, payload, c.n) });
+      const bare = await measureCase(c.bare, payload, c.n);
+      const gateway = await measureCase(c.gw, payload, c.n);
+      rows.push({ label: c.label, bare: bare.us, gw: gateway.us, bareLoop: bare.loop, gwLoop: gateway.loop });
     }
     const peakMiB = Math.max(readMemory(gw.pid).hwmKiB, readMemory(gw500.pid).hwmKiB) / 1024;
     for (const s of [gw, gw500, bare20, bare500]) await s.stop();
-    const readLoops = (files: string[]) => files.map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as { maxMs: number; p99Ms: number });
-    const loops = readLoops(['loop.json', 'loop500.json']);
-    const bareLoops = readLoops(['bare-loop.json', 'bare-loop500.json']);
-    const worst = (l: Array<{ maxMs: number; p99Ms: number }>) => `${Math.max(...l.map((x) => x.maxMs)).toFixed(1)} ms (p99 ${Math.max(...l.map((x) => x.p99Ms)).toFixed(1)} ms)`;
+    const ms = (l: LoopDelay) => `${l.maxMs.toFixed(1)} (p99 ${l.p99Ms.toFixed(1)})`;
     const perChunk = ((rows[2]!.gw - rows[1]!.gw) - (rows[2]!.bare - rows[1]!.bare)) / 480;
     const lines = [
       `# CPU per request (${N} requests, ${CONC} connections; 500-chunk case ${cases[2]!.n}; model ${model}; ${pin ? 'server on core 0, load on core 1' : 'unpinned: taskset missing'})`,
       '',
-      '| case | bare proxy µs/req | gateway µs/req | ratio |',
-      '|---|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.label} | ${r.bare.toFixed(0)} | ${r.gw.toFixed(0)} | ${(r.gw / r.bare).toFixed(2)}x |`),
+      '| case | bare proxy µs/req | gateway µs/req | ratio | longest loop delay, bare proxy ms | longest loop delay, gateway ms |',
+      '|---|---:|---:|---:|---:|---:|',
+      ...rows.map((r) => `| ${r.label} | ${r.bare.toFixed(0)} | ${r.gw.toFixed(0)} | ${(r.gw / r.bare).toFixed(2)}x | ${ms(r.bareLoop)} | ${ms(r.gwLoop)} |`),
       '',
       '| gateway figure | value |',
       '|---|---:|',
@@ -179,8 +202,6 @@ async function main(): Promise<void> {
       `| startup to first /healthz answer | ${gw.startupMs.toFixed(0)} ms |`,
       `| idle RSS | ${idleMiB.toFixed(0)} MiB |`,
       `| peak RSS | ${peakMiB.toFixed(0)} MiB |`,
-      `| longest event-loop delay from the first request on | ${worst(loops)} |`,
-      `| the bare proxy's, under the same load | ${worst(bareLoops)} |`,
     ];
     const out = lines.join('\n');
     console.log(out);

@@ -1,36 +1,35 @@
 import { Worker } from 'node:worker_threads';
-import { BPE_MODULE, countWith, type BpeEncoding } from './bpe-count.js';
 
 /**
- * The o200k_base token counter of the process. Loading an encoding blocks for ~150 ms, so it is
- * never loaded on a request: `loadBpe()` loads it in-process before the server listens when the
- * config needs counts on every request (keys with tpm or budgets); otherwise the first count
- * starts a worker thread that loads it and counts there, and the event loop never stalls.
+ * The o200k_base token counter of the process, which runs in a worker thread. Loading the
+ * encoding takes ~150 ms and ~55 MB, and counting a long prompt takes milliseconds (14 ms for
+ * 210k characters): on the main thread either would stall every request in flight, and the
+ * tables would make each of its full garbage collections longer. A count costs the main thread
+ * one message each way (5-8 µs, no more than counting a short text in-process).
+ * `startBpeWorker()` starts and loads it before the server listens when the config counts on
+ * every request (keys with tpm or budgets); otherwise the first count starts it.
  * If the worker fails, a count falls back to the text's UTF-8 length, a strict upper bound
  * (every BPE token is at least one byte).
  */
 
-let encoding: BpeEncoding | undefined;
-let worker: Worker | undefined;
+let worker: { thread: Worker; loaded: Promise<void> } | undefined;
 let nextId = 0;
 const pending = new Map<number, { texts: string[]; resolve: (counts: number[]) => void }>();
 
-/** Loads the encoding in this thread (call before listen(); later counts are synchronous). */
-export async function loadBpe(): Promise<void> {
-  encoding ??= (await import(BPE_MODULE)) as BpeEncoding;
+/** Starts the worker (once) and resolves when its encoding is loaded, or when it failed. */
+export function startBpeWorker(): Promise<void> {
+  return ensureWorker().loaded;
 }
 
 /** Token counts of several texts, in order. */
 export function countBpeBatch(texts: string[]): Promise<number[]> {
-  if (encoding) return Promise.resolve(texts.map((t) => countWith(encoding!, t)));
   if (texts.every((t) => t.length === 0)) return Promise.resolve(texts.map(() => 0));
   return new Promise((resolve) => {
     const id = nextId++;
     pending.set(id, { texts, resolve });
-    const w = startWorker();
-    // Referenced only while a count is awaited, so an idle worker never keeps the process alive.
-    w.ref();
-    w.postMessage({ id, texts });
+    const { thread } = ensureWorker();
+    thread.ref();
+    thread.postMessage({ id, texts });
   });
 }
 
@@ -40,24 +39,31 @@ export async function countBpe(text: string): Promise<number> {
   return (await countBpeBatch([text]))[0]!;
 }
 
-function startWorker(): Worker {
+function ensureWorker(): { thread: Worker; loaded: Promise<void> } {
   if (worker) return worker;
-  const w = new Worker(new URL('./bpe-worker.js', import.meta.url));
-  w.unref();
-  w.on('message', (msg: { id: number; counts: number[] }) => {
-    pending.get(msg.id)?.resolve(msg.counts);
-    pending.delete(msg.id);
-    if (pending.size === 0) w.unref();
+  const thread = new Worker(new URL('./bpe-worker.js', import.meta.url));
+  let markLoaded!: () => void;
+  const loaded = new Promise<void>((resolve) => { markLoaded = resolve; });
+  thread.on('message', (msg: { id: number; counts: number[] } | { loaded: true }) => {
+    if ('loaded' in msg) markLoaded();
+    else {
+      pending.get(msg.id)?.resolve(msg.counts);
+      pending.delete(msg.id);
+    }
+    // Referenced while loading or while a count is awaited, so an idle worker never keeps the
+    // process alive (a 'message' listener refs it, so it is not unref'd at creation).
+    if (pending.size === 0) thread.unref();
   });
   const fail = () => {
-    if (worker === w) worker = undefined;
+    if (worker?.thread === thread) worker = undefined;
+    markLoaded();
     for (const [id, p] of pending) {
       p.resolve(p.texts.map((t) => Buffer.byteLength(t, 'utf8')));
       pending.delete(id);
     }
   };
-  w.on('error', fail);
-  w.on('exit', fail);
-  worker = w;
-  return w;
+  thread.on('error', fail);
+  thread.on('exit', fail);
+  worker = { thread, loaded };
+  return worker;
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createRuntimeStore, type RuntimeStore } from '../compile/runtime-store.js';
 import type { Runtime } from '../compile/runtime.js';
-import { loadBpe } from '../billing/bpe.js';
+import { startBpeWorker } from '../billing/bpe.js';
 import { createApp } from './app.js';
 import { drainServer } from './drain.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
@@ -44,6 +44,10 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   server.headersTimeout = 66_000;
   // Streams and long jobs (video polling) may legitimately outlast Node's default 5 min.
   server.requestTimeout = 0;
+  // Keys with token limits or budgets count tokens on every call: the counter's worker thread
+  // loads its tables alongside the rest of startup, and the gateway reports ready once it has
+  // (see billing/bpe.ts).
+  const counterLoaded = needsTokenCounts(runtime) ? startBpeWorker() : undefined;
   const starting = answerWhileStarting(runtime);
   server.on('request', starting);
   const host = options.host ?? runtime.config.server.host;
@@ -61,9 +65,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
     server.close();
     throw e;
   }
-  // Keys with token limits or budgets count tokens on every call: load the tokenizer now, before
-  // the gateway reports ready, rather than on a request (see billing/bpe.ts).
-  if (runtime.keys.some((k) => k.spec.tpm !== undefined || k.spec.budget !== undefined)) await loadBpe();
+  await counterLoaded;
   const app = createApp(store, shared, logger, lifecycle);
   server.off('request', starting);
   server.on('request', app.koa.callback());
@@ -75,7 +77,10 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
     url,
     store,
     lifecycle,
-    reload: (next) => app.swap(next),
+    reload: (next) => {
+      app.swap(next);
+      if (needsTokenCounts(next)) void startBpeWorker();
+    },
     async drain(graceMs = store.current().config.server.shutdown_grace_s * 1000) {
       await drainServer({ server, wss, lifecycle, logger }, graceMs);
       await services.close();
@@ -89,4 +94,9 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
       await services.close();
     },
   };
+}
+
+/** True when some key has a token limit or a budget, so every call is counted. */
+function needsTokenCounts(runtime: Runtime): boolean {
+  return runtime.keys.some((k) => k.spec.tpm !== undefined || k.spec.budget !== undefined);
 }

@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Conversation } from '../../src/codecs/internal.js';
-import { countBpeBatch, loadBpe } from '../../src/billing/bpe.js';
+import { countBpeBatch, startBpeWorker } from '../../src/billing/bpe.js';
 import { countBpeTokens, countConversationTokens, countFineTokens, countTokensWorstCase, estimateConversationTokens, TOKENS_PER_IMAGE } from '../../src/billing/token-counter.js';
 
 describe('billing/token-counter', () => {
   describe('countBpeTokens', () => {
-    it('counts o200k_base tokens of ordinary text (in the worker thread, before any in-process load)', async () => {
+    it('counts o200k_base tokens of ordinary text (the worker started by the first count)', async () => {
       expect(await countBpeTokens('Hello, world! How are you today?')).to.equal(9);
       expect(await countBpeTokens('')).to.equal(0);
     });
@@ -20,11 +20,12 @@ describe('billing/token-counter', () => {
       expect(n).to.be.greaterThan(0).and.at.most(50_000);
     });
 
-    it('gives the same counts in-process once loaded before listen()', async () => {
-      const texts = ['Hello, world! How are you today?', 'hello <|endoftext|> world', 'x'.repeat(300)];
-      const fromWorker = await countBpeBatch(texts);
-      await loadBpe();
-      expect(await countBpeBatch(texts)).to.deep.equal(fromWorker);
+    it('startBpeWorker() resolves once the worker has loaded, and counts a batch in order', async () => {
+      await startBpeWorker();
+      const texts = ['Hello, world! How are you today?', '', 'hello <|endoftext|> world', 'x'.repeat(300)];
+      const counts = await countBpeBatch(texts);
+      expect(counts.slice(0, 3)).to.deep.equal([9, 0, 9]);
+      expect(counts[3]).to.be.greaterThan(0).and.at.most(300);
     });
   });
 
