@@ -8,7 +8,6 @@
 // `npx gateway` inside the project (npm 11) links the project into npx's cache and runs this hook
 // there (npm_command=exec): that must not compile (it took seconds on every fresh cache; issue
 // 10.16): the CLI runs from the project's own dist/.
-import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -29,19 +28,17 @@ function linkBin() {
   symlinkSync(target, link);
 }
 
-function build() {
-  let tsc;
+async function build() {
   try {
-    tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+    createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
   } catch {
     const built = existsSync(join(root, 'dist', 'src', 'cli', 'main.js'));
     console.log(`prepare: TypeScript is not installed (production install); ${built ? 'using the dist/ already built' : 'no dist/ yet: build it with `npm ci && npm run build` (see Dockerfile)'}.`);
     return 0;
   }
-  const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) return result.status ?? 1;
-  // The config meta-schemas' validators, precompiled (src/config/precompile-schemas.ts).
-  return spawnSync(process.execPath, [join(root, 'dist', 'src', 'config', 'precompile-schemas.js')], { cwd: root, stdio: 'inherit' }).status ?? 1;
+  // The same steps as `npm run build` (tsc, the CLI bundle, precompiled schemas).
+  const { buildAll } = await import('./build.js');
+  return buildAll();
 }
 
 if (process.env.npm_command === 'exec') process.exit(0);
@@ -53,4 +50,4 @@ if (existsSync(join(root, 'node_modules'))) {
     console.log(`prepare: could not link node_modules/.bin/gateway (${e.code ?? e.message}).`);
   }
 }
-process.exitCode = build();
+process.exitCode = await build();

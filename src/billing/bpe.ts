@@ -41,7 +41,9 @@ export async function countBpe(text: string): Promise<number> {
 
 function ensureWorker(): { thread: Worker; loaded: Promise<void> } {
   if (worker) return worker;
-  const thread = new Worker(new URL('./bpe-worker.js', import.meta.url));
+  // From ../billing/ rather than ./: this module may run from the CLI bundle in dist/src/cli/
+  // (scripts/build.js), and the worker is tsc's dist/src/billing/bpe-worker.js either way.
+  const thread = new Worker(new URL('../billing/bpe-worker.js', import.meta.url));
   let markLoaded!: () => void;
   const loaded = new Promise<void>((resolve) => { markLoaded = resolve; });
   thread.on('message', (msg: { id: number; counts: number[] } | { loaded: true }) => {
