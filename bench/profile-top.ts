@@ -4,12 +4,15 @@
  * - time charged to gateway code: each busy sample is charged to the innermost frame that is
  *   the gateway's own (`dist/src/...`), so library and runtime work lands on the gateway
  *   function that asked for it.
- * Percentages are of busy time (idle samples left out). Lines are those of the compiled JS.
+ * Percentages are of busy time (idle samples left out). A frame in a file with a source map
+ * beside it (tsc's output, and the CLI bundle's chunks, scripts/build.js) is named by its
+ * TypeScript source and line; others by the compiled file's line.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
 
-interface CallFrame { functionName: string; url: string; lineNumber: number }
+interface CallFrame { functionName: string; url: string; lineNumber: number; columnNumber?: number }
 interface ProfileNode { id: number; callFrame: CallFrame; children?: number[] }
 interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
@@ -71,6 +74,29 @@ export function summarizeProfile(profilePath: string, root: string, limit = 20):
 function describeFrame(frame: CallFrame, root: string): string {
   const name = frame.functionName || '(anonymous)';
   if (!frame.url) return name;
-  const path = frame.url.startsWith('file://') ? relative(root, new URL(frame.url).pathname) : frame.url;
-  return `${path}:${frame.lineNumber + 1} ${name}`;
+  if (!frame.url.startsWith('file://')) return `${frame.url}:${frame.lineNumber + 1} ${name}`;
+  const file = new URL(frame.url).pathname;
+  const entry = sourceMapOf(file)?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
+  if (entry && 'originalSource' in entry && entry.originalSource) {
+    const source = entry.originalSource.startsWith('file://') ? new URL(entry.originalSource).pathname : resolve(dirname(file), entry.originalSource);
+    return `${relative(root, source)}:${entry.originalLine + 1} ${name}`;
+  }
+  return `${relative(root, file)}:${frame.lineNumber + 1} ${name}`;
+}
+
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** The source map beside a compiled file (`<file>.map`), if any. */
+function sourceMapOf(file: string): SourceMap | undefined {
+  if (!sourceMaps.has(file)) {
+    const mapFile = `${file}.map`;
+    let map: SourceMap | undefined;
+    try {
+      if (existsSync(mapFile)) map = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8')) as ConstructorParameters<typeof SourceMap>[0]);
+    } catch {
+      map = undefined; // an unreadable map: name the compiled line
+    }
+    sourceMaps.set(file, map);
+  }
+  return sourceMaps.get(file);
 }
