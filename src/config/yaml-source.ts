@@ -125,19 +125,37 @@ function fromCachedTree(file: string, source: string, tree: unknown, env: Env): 
   const folder = dirname(resolvePath(file));
   const substituted = new Map<string, string>();
   let clean = true;
-  const walk = (value: unknown, pointer: string): unknown => {
+  // A node's JSON pointer is only needed where a substitution turned a string into another type,
+  // so it is built then, from the path of keys and indexes walked (`at`), not for every node.
+  const at: Array<string | number> = [];
+  const pointer = () => at.map((k) => `/${typeof k === 'number' ? k : escapePointer(k)}`).join('');
+  const walk = (value: unknown): unknown => {
     if (typeof value === 'string') {
+      // What substituteScalar returns for text without an expression, without its allocations.
+      if (!value.includes('${')) return ownString(value);
       const sub = substituteScalar(value, secrets, (p) => resolvePath(folder, p));
       if (sub.missing.length > 0 || sub.problems.length > 0) clean = false;
-      return leafValue(sub, pointer, substituted);
+      return leafValue(sub, pointer(), substituted);
     }
-    if (Array.isArray(value)) return value.map((item, i) => walk(item, `${pointer}/${i}`));
     if (value === null || typeof value !== 'object') return value;
+    if (Array.isArray(value)) {
+      const items = new Array<unknown>(value.length);
+      for (let i = 0; i < value.length; i++) {
+        at.push(i);
+        items[i] = walk(value[i]);
+        at.pop();
+      }
+      return items;
+    }
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = walk(v, `${pointer}/${escapePointer(k)}`);
+    for (const k in value) {
+      at.push(k);
+      out[k] = walk((value as Record<string, unknown>)[k]);
+      at.pop();
+    }
     return out;
   };
-  const data = walk(tree, '');
+  const data = walk(tree);
   if (!clean) return undefined;
   let parsed: { doc: Document; lines: LineCounter } | undefined;
   const parse = () => (parsed ??= parseWithPositions(source));
