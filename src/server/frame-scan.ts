@@ -36,6 +36,15 @@ export function nextKeptAt(text: string, from: number): number {
   return found ? found.index : text.length;
 }
 
+/**
+ * Whether `text` holds `part` at `index`. A slice compared with `===` costs about half of
+ * `startsWith(part, index)`, which V8 runs on its slow path for the sliced strings network
+ * reads and frames are (Node 20: 29 vs 42 ns for a model field, 9 vs 16 ns for `data: `).
+ */
+export function hasAt(text: string, part: string, index: number): boolean {
+  return text.slice(index, index + part.length) === part;
+}
+
 /** Whether a named event that ends like JSON needs no decoding (content events only). */
 export function skipsNamedEvent(event: string): boolean {
   if (CONTENT_EVENTS.has(event)) return true;

@@ -8,7 +8,7 @@ import { redactSecrets } from '../errors/redact.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import { readSseBlock } from '../upstream/sse-blocks.js';
 import { buildEstimatedUsageFrame, type StreamOpening } from './estimated-usage-frame.js';
-import { mustDecode, nextKeptAt, outputCharsOf, skipsNamedEvent } from './frame-scan.js';
+import { hasAt, mustDecode, nextKeptAt, outputCharsOf, skipsNamedEvent } from './frame-scan.js';
 import { ModelRenamer } from './model-rename.js';
 import type { StageFailure, StreamStage } from './stream-pipeline.js';
 
@@ -173,15 +173,15 @@ export class IdentityStage implements StreamStage<string> {
    */
   private contentDataStart(text: string, pos: number, end: number): number {
     if (text.charCodeAt(end - 1) !== 125 /* } */) return -1;
-    if (text.startsWith('data: ', pos)) {
+    if (hasAt(text, 'data: ', pos)) {
       const dataStart = pos + 6;
-      if (text.indexOf('\n', dataStart) !== end || text.startsWith('[DONE]', dataStart)) return -1;
+      if (text.indexOf('\n', dataStart) !== end || hasAt(text, '[DONE]', dataStart)) return -1;
       if (this.keptAt < dataStart) this.keptAt = nextKeptAt(text, dataStart);
       return this.keptAt >= end ? dataStart : -1;
     }
-    if (text.startsWith('event: ', pos)) {
+    if (hasAt(text, 'event: ', pos)) {
       const nl = text.indexOf('\n', pos + 7);
-      if (nl <= pos + 7 || nl >= end || !text.startsWith('data: ', nl + 1)) return -1;
+      if (nl <= pos + 7 || nl >= end || !hasAt(text, 'data: ', nl + 1)) return -1;
       const dataStart = nl + 7;
       if (text.indexOf('\n', dataStart) !== end) return -1;
       return skipsNamedEvent(text.slice(pos + 7, nl)) ? dataStart : -1;

@@ -1,5 +1,6 @@
 import type { SseFrame } from '../codecs/codec.js';
 import { withData } from '../codecs/shared/sse-frame.js';
+import { hasAt } from './frame-scan.js';
 
 /** The first model field of a frame's JSON text. */
 const MODEL_FIELD = /"model":"(?:[^"\\]|\\.)*"/;
@@ -41,7 +42,7 @@ export class ModelRenamer {
     let field = this.field;
     if (field !== undefined && this.offset >= 0) {
       const at = start + this.offset;
-      if (at + field.length <= end && text.startsWith(field, at)) return field === this.canonical ? -1 : at;
+      if (at + field.length <= end && hasAt(text, field, at)) return field === this.canonical ? -1 : at;
     }
     const data = start === 0 && end === text.length ? text : text.slice(start, end);
     let at = field !== undefined ? data.indexOf(field) : -1;
