@@ -26,9 +26,11 @@ export interface Substitution {
   /** For a scalar that is one whole expression: the substituted text before typing. */
   raw?: string;
   /** Variables that had no value and no default. */
-  missing: string[];
-  problems: ExpressionProblem[];
+  missing: readonly string[];
+  problems: readonly ExpressionProblem[];
 }
+
+const NONE: readonly never[] = Object.freeze([]);
 
 const EXPRESSION = /\$?\$\{([^}]*)\}/g;
 const VARIABLE = /^([A-Za-z_][A-Za-z0-9_]*)(?::-([\s\S]*))?$/;
@@ -45,9 +47,11 @@ export function readSecretFile(path: string): string {
  * into the path to read (the loader resolves it against the YAML file's folder).
  */
 export function substituteScalar(text: string, env: Env, resolvePath: (p: string) => string = (p) => p): Substitution {
+  // Most scalars hold no expression: answered without arrays of their own (every config load
+  // and every cached-tree walk asks this of each string).
+  if (!text.includes('${')) return { value: text, missing: NONE, problems: NONE };
   const missing: string[] = [];
   const problems: ExpressionProblem[] = [];
-  if (!text.includes('${')) return { value: text, missing, problems };
   let count = 0;
   let whole = false;
   const out = text.replace(EXPRESSION, (match: string, body: string, offset: number) => {

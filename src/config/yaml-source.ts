@@ -107,10 +107,10 @@ function parseWithPositions(source: string): { doc: Document; lines: LineCounter
 
 /**
  * A substituted scalar as data (the parse's walk and the cached tree's share it): a value that
- * stopped being a string keeps its raw text in `substituted`, by JSON pointer.
+ * stopped being a string keeps its raw text in `substituted`, by JSON pointer (`pointer` is asked only then).
  */
-function leafValue(sub: ReturnType<typeof substituteScalar>, pointer: string, substituted: Map<string, string>): unknown {
-  if (sub.raw !== undefined && typeof sub.value !== 'string') substituted.set(pointer, sub.raw);
+function leafValue(sub: ReturnType<typeof substituteScalar>, pointer: () => string, substituted: Map<string, string>): unknown {
+  if (sub.raw !== undefined && typeof sub.value !== 'string') substituted.set(pointer(), sub.raw);
   return typeof sub.value === 'string' ? ownString(sub.value) : sub.value;
 }
 
@@ -131,11 +131,9 @@ function fromCachedTree(file: string, source: string, tree: unknown, env: Env): 
   const pointer = () => at.map((k) => `/${typeof k === 'number' ? k : escapePointer(k)}`).join('');
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') {
-      // What substituteScalar returns for text without an expression, without its allocations.
-      if (!value.includes('${')) return ownString(value);
       const sub = substituteScalar(value, secrets, (p) => resolvePath(folder, p));
       if (sub.missing.length > 0 || sub.problems.length > 0) clean = false;
-      return leafValue(sub, pointer(), substituted);
+      return leafValue(sub, pointer, substituted);
     }
     if (value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) {
@@ -254,7 +252,7 @@ function toData(node: unknown, r: Reader, pointer: string): unknown {
     const sub = substituteScalar(node.value, r.env, r.resolvePath);
     for (const name of sub.missing) r.report(node, 0, 'W_ENV_UNSET', `environment variable ${name} is not set and has no default`);
     for (const p of sub.problems) r.report(node, p.offset, p.code, p.message);
-    return leafValue(sub, pointer, r.substituted);
+    return leafValue(sub, () => pointer, r.substituted);
   }
   return node == null ? null : undefined;
 }
