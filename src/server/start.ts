@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { createRuntimeStore, type RuntimeStore } from '../compile/runtime-store.js';
 import type { Runtime } from '../compile/runtime.js';
 import { startBpeWorker } from '../billing/bpe.js';
+import { countsTokens } from './steps/key-policy.js';
 import { createApp } from './app.js';
 import { drainServer } from './drain.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
@@ -96,7 +97,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   };
 }
 
-/** True when some key has a token limit or a budget, so every call is counted. */
+/** True when some key's calls are counted (key-policy.ts: a token limit or a budget). */
 function needsTokenCounts(runtime: Runtime): boolean {
-  return runtime.keys.some((k) => k.spec.tpm !== undefined || k.spec.budget !== undefined);
+  return runtime.keys.some((k) => countsTokens(k.spec));
 }

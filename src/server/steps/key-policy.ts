@@ -4,6 +4,7 @@ import type { SpendHold } from '../../billing/spend-hold.js';
 import { currentBucket } from '../../billing/budget-period.js';
 import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../../billing/usd.js';
 import type { KeyEntry } from '../../compile/runtime.js';
+import type { KeySpec } from '../../config/types.js';
 import type { RateDecision, RateLimiter } from '../../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
 import type { AppState } from '../state.js';
@@ -85,6 +86,11 @@ export function allowsModel(patterns: readonly RegExp[] | undefined, model: stri
   return !patterns || patterns.some((re) => re.test(model));
 }
 
+/** Whether a key's calls are counted before they run (a token limit or a budget needs the estimate). */
+export function countsTokens(spec: Pick<KeySpec, 'tpm' | 'budget'>): boolean {
+  return spec.tpm !== undefined || spec.budget !== undefined;
+}
+
 /**
  * Opens a key's spend for one call. Spend is recorded for every key on `<owner>:total`; a key
  * with a budget also reserves and settles on the account of the current period, under one
@@ -110,7 +116,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   let tokensCharged = 0;
   let settled = false;
   const hold: SpendHold = {
-    needsEstimate: !!spec && (spec.budget !== undefined || spec.tpm !== undefined || teamBudget !== undefined),
+    needsEstimate: !!spec && (countsTokens(spec) || teamBudget !== undefined),
     async reserve(worstUsd, promptTokens, fit) {
       if (spec?.tpm !== undefined) {
         tokensCharged = Math.min(Math.max(0, Math.ceil(promptTokens)), spec.tpm);
