@@ -227,15 +227,17 @@ async function main(): Promise<void> {
  * setting), load from core 1 in bursts of BENCH_BURST requests to each in turn, CPU summed per
  * process. Drift of a shared machine hits every process alike, so two builds can be told apart
  * where consecutive runs of ../shared/bench/cpu-per-req.sh cannot (its ratios moved ±40% here).
+ * Use an even number of rounds: the order alternates. A checkout given as `'<dir> --flag ...'`
+ * runs under those node flags.
  */
 async function interleave(args: string[]): Promise<void> {
   let stream = false;
-  let rounds = 6;
+  let rounds = 8;
   const checkouts: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--stream') stream = true;
     else if (args[i] === '--rounds') rounds = Number(args[++i]);
-    else checkouts.push(resolve(args[i]!));
+    else checkouts.push(args[i]!);
   }
   if (checkouts.length === 0) throw new Error('usage: npm run bench -- --interleave [--stream] [--rounds N] <built checkout>...');
   const burst = Number(process.env.BENCH_BURST ?? 2500);
@@ -246,12 +248,17 @@ async function interleave(args: string[]): Promise<void> {
     helpers.push(upstream);
     servers.push({ ...(await startReady(join(dist, 'bench/bare-proxy.js'), { UPSTREAM: upstream.url }, '0')), name: 'bare proxy', cpuMs: 0 });
     for (const checkout of checkouts) {
-      servers.push({ ...(await startGatewayOf(checkout, [], [], upstream.url, { GATEWAY_API_KEYS: KEY })), name: checkout, cpuMs: 0 });
+      // `<dir> --flag ...`: the same checkout may run under other node flags.
+      const [dir, ...nodeArgs] = checkout.split(/\s+/);
+      servers.push({ ...(await startGatewayOf(resolve(dir!), nodeArgs, [], upstream.url, { GATEWAY_API_KEYS: KEY })), name: checkout, cpuMs: 0 });
     }
     const payload = body(chatModel(), stream);
     for (const s of servers) load(s.url, payload, 3000);
     for (let r = 0; r < rounds; r++) {
-      for (const s of servers) {
+      // Every other round runs the servers in reverse order: a server loaded right after another
+      // finds the core's caches full of that one's data, and which one precedes which would
+      // otherwise bias the comparison the same way every round.
+      for (const s of r % 2 === 0 ? servers : [...servers].reverse()) {
         const c0 = readCpuMs(s.pid);
         load(s.url, payload, burst);
         s.cpuMs += readCpuMs(s.pid) - c0;
