@@ -99,13 +99,19 @@ async function loopRecord(server: Server): Promise<LoopDelay> {
   throw new Error(`${file}: no event-loop record`);
 }
 
-/** A built gateway checkout (`checkout`/dist) pinned to core 0, serving once `probe` answers 200. */
+/**
+ * A built gateway checkout (`checkout`/dist) pinned to core 0, serving once `probe` answers 200.
+ * A `.js` file in the checkout's place is a server script started the same way (PORT,
+ * OPENAI_BASE_URL), e.g. dist/bench/koa-floor.js, probed at GET /v1/models.
+ */
 async function startGatewayOf(checkout: string, nodeArgs: string[], serveArgs: string[], upstream: string, env: Record<string, string>, probe = '/healthz'): Promise<Server & { startupMs: number }> {
   const port = await freePort();
   const t0 = performance.now();
-  const proc = spawnPinned('0', [...nodeArgs, join(checkout, 'dist/src/cli/main.js'), 'serve', ...serveArgs], {
+  const script = checkout.endsWith('.js');
+  if (script) probe = '/v1/models';
+  const proc = spawnPinned('0', [...nodeArgs, ...(script ? [checkout] : [join(checkout, 'dist/src/cli/main.js'), 'serve', ...serveArgs])], {
     HOST: '127.0.0.1', PORT: String(port), OPENAI_API_KEY: 'sk-bench', OPENAI_BASE_URL: `${upstream}/v1`, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env,
-  }, 'ignore', checkout);
+  }, 'ignore', script ? root : checkout);
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`gateway exited with ${proc.exitCode}`);
@@ -228,7 +234,8 @@ async function main(): Promise<void> {
  * process. Drift of a shared machine hits every process alike, so two builds can be told apart
  * where consecutive runs of ../shared/bench/cpu-per-req.sh cannot (its ratios moved ±40% here).
  * Use an even number of rounds: the order alternates. A checkout given as `'<dir> --flag ...'`
- * runs under those node flags.
+ * runs under those node flags; a `.js` file runs as a server script (dist/bench/koa-floor.js: the
+ * plain Koa app the issue names as this stack's floor).
  */
 async function interleave(args: string[]): Promise<void> {
   let stream = false;
