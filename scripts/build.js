@@ -28,6 +28,39 @@ const cliDir = join(root, 'dist', 'src', 'cli');
 /** Dependencies bundled into the CLI; every other dependency stays external. */
 const INLINED = new Set(['koa', '@koa/router', 'koa-compose', 'pino', '@hapi/bourne']);
 
+/**
+ * Koa tests every object body it sets or sends against the web globals `ReadableStream` and
+ * `Response` (koa/lib/response.js, koa/lib/application.js). Node defines those globals lazily:
+ * the first touch of `Response` loads Node's own fetch implementation (~20 ms on the event loop,
+ * paid by the first request with a JSON body, e.g. GET /v1/models), `ReadableStream` the web
+ * streams (~2 ms). The gateway never hands Koa either, so in the bundle the test first asks
+ * whether the value has such an object's shape, and touches the global only then: a real
+ * ReadableStream or Response still matches. Scoped to those two files; a Koa version whose
+ * files no longer hold the test fails the build here (test/e2e/cli-lazy-globals.test.ts checks
+ * the effect through the built CLI).
+ */
+const KOA_WEB_CHECKS = /(\w+) instanceof (ReadableStream|Response)\b/g;
+const KOA_WEB_HELPERS = [
+  "const __gatewayIsReadableStream = (v) => typeof v?.getReader === 'function' && v instanceof ReadableStream;",
+  "const __gatewayIsResponse = (v) => typeof v?.arrayBuffer === 'function' && typeof v?.clone === 'function' && v instanceof Response;",
+].join('\n');
+const lazyWebGlobals = {
+  name: 'koa-lazy-web-globals',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]koa[\\/]lib[\\/](response|application)\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      let found = 0;
+      const contents = source.replace(KOA_WEB_CHECKS, (_, value, type) => {
+        found++;
+        return `__gateway${type === 'Response' ? 'IsResponse' : 'IsReadableStream'}(${value})`;
+      });
+      if (found === 0) throw new Error(`${args.path}: no \`instanceof ReadableStream|Response\` left to guard; update scripts/build.js (KOA_WEB_CHECKS)`);
+      // Appended, so the file keeps its line numbers (the helpers run only after it has loaded).
+      return { contents: `${contents}\n${KOA_WEB_HELPERS}\n`, loader: 'js' };
+    });
+  },
+};
+
 /** Runs a node script in the project root; returns its exit status. */
 function run(script, args = []) {
   return spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
@@ -54,6 +87,7 @@ async function bundle() {
     sourcemap: 'linked',
     sourcesContent: false,
     logLevel: 'warning',
+    plugins: [lazyWebGlobals],
   });
 }
 
