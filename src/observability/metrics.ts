@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Registry, registerDefaultMetrics } from './prom-core.js';
 import type { AttemptRecord, RequestListener } from '../server/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
 import type { BreakerState, ObservabilityHooks } from './hooks.js';
@@ -85,7 +85,7 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const storeErrors = new Counter({ name: 'gateway_store_errors_total', help: 'Failed shared-store calls (served from memory or refused per store.on_error), by store.', labelNames: ['store'], registers });
   new Gauge({ name: 'gateway_requests_in_flight', help: 'Requests received and not yet finished.', registers, collect() { this.set(inFlight.requests()); } });
   new Gauge({ name: 'gateway_streams_in_flight', help: 'Streamed responses in progress.', registers, collect() { this.set(inFlight.streams()); } });
-  if (options.defaultMetrics !== false) collectDefaultMetrics({ register: registry });
+  if (options.defaultMetrics !== false) registerDefaultMetrics(registry);
 
   const byRequest = createLabelTree<RequestChildren>(7, ([route, operation, model, provider, status, key, requestedModel]) => {
     const r = String(route).replace(/\.ya?ml$/, ''), op = String(operation), m = String(model), p = String(provider), s = String(status), k = String(key);
