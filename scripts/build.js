@@ -32,7 +32,7 @@ const INLINED = new Set(['koa', '@koa/router', 'koa-compose', 'pino', '@hapi/bou
  * Koa tests every object body it sets or sends against the web globals `ReadableStream` and
  * `Response` (koa/lib/response.js, koa/lib/application.js). Node defines those globals lazily:
  * the first touch of `Response` loads Node's own fetch implementation (~20 ms on the event loop,
- * paid by the first request with a JSON body, e.g. GET /v1/models), `ReadableStream` the web
+ * paid by the first JSON answer Koa writes: a probe, an error, a 404), `ReadableStream` the web
  * streams (~2 ms). The gateway never hands Koa either, so in the bundle the test first asks
  * whether the value has such an object's shape, and touches the global only then: a real
  * ReadableStream or Response still matches. Scoped to those two files; a Koa version whose

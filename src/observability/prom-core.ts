@@ -10,8 +10,8 @@ import type * as PromClient from 'prom-client';
  * with the tracing SDK when tracing is on). The collectors are prom-client's own files, called
  * as collectDefaultMetrics calls them; the process CPU counters are written here with the same
  * names, help and values. test/observability/prom-core.test.ts checks that these are
- * prom-client's own classes and that the metric names match collectDefaultMetrics', so an
- * upgrade that moves or adds one fails there.
+ * prom-client's own classes and that the metrics registered match collectDefaultMetrics' (names,
+ * types, help), so an upgrade that moves or adds one fails there.
  */
 const require = createRequire(import.meta.url);
 
@@ -45,15 +45,6 @@ const COLLECTORS = [
   'version',
   'gc',
 ];
-
-/** The metric names of registerDefaultMetrics: collectDefaultMetrics' own list. */
-export function defaultMetricNames(): string[] {
-  const names = [...PROCESS_CPU_NAMES];
-  for (const name of COLLECTORS) names.push(...(require(`prom-client/lib/metrics/${name}`) as Collector).metricNames);
-  return names;
-}
-
-const PROCESS_CPU_NAMES = ['process_cpu_user_seconds_total', 'process_cpu_system_seconds_total', 'process_cpu_seconds_total'];
 
 /** Registers what prom-client's collectDefaultMetrics({ register }) registers, on `registry`. */
 export function registerDefaultMetrics(registry: PromClient.Registry): void {
