@@ -31,13 +31,27 @@ function answerOpenAi(body: Record<string, unknown>, res: ServerResponse): void 
     return;
   }
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.write(openAiChunk(model, { role: 'assistant', content: '' }, null));
-  for (const word of WORDS) res.write(openAiChunk(model, { content: word }, null));
-  res.write(openAiChunk(model, {}, 'stop'));
-  if ((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true) {
-    res.write(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model, choices: [], usage: USAGE })}\n\n`);
+  const usage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
+  for (const chunk of openAiStream(model, usage)) res.write(chunk);
+  res.end();
+}
+
+// Serialized once per model and usage flag, as ../shared/bench/mock-upstream.cjs does: an
+// upstream that serializes every chunk of every answer is slow enough on a shared core that
+// its answers reach the server in several reads, which changes what the servers measured here
+// cost per stream (the bare proxy's streams read ~20-30 µs dearer than under the yardstick).
+const openAiStreams = new Map<string, readonly Buffer[]>();
+function openAiStream(model: string, usage: boolean): readonly Buffer[] {
+  const key = `${usage ? 1 : 0}${model}`;
+  let chunks = openAiStreams.get(key);
+  if (!chunks) {
+    const text = [openAiChunk(model, { role: 'assistant', content: '' }, null), ...WORDS.map((word) => openAiChunk(model, { content: word }, null)), openAiChunk(model, {}, 'stop')];
+    if (usage) text.push(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model, choices: [], usage: USAGE })}\n\n`);
+    text.push('data: [DONE]\n\n');
+    chunks = text.map((t) => Buffer.from(t));
+    openAiStreams.set(key, chunks);
   }
-  res.end('data: [DONE]\n\n');
+  return chunks;
 }
 
 function anthropicEvent(type: string, data: Record<string, unknown>): string {
