@@ -97,7 +97,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   };
 }
 
-/** True when some key's calls are counted (key-policy.ts: a token limit or a budget). */
+/** True when some configured key's calls are counted (key-policy.ts: a token limit or a budget). */
 function needsTokenCounts(runtime: Runtime): boolean {
-  return runtime.keys.some((k) => countsTokens(k.spec));
+  return runtime.keys.some(countsTokens);
 }

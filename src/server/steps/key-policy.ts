@@ -4,7 +4,6 @@ import type { SpendHold } from '../../billing/spend-hold.js';
 import { currentBucket } from '../../billing/budget-period.js';
 import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../../billing/usd.js';
 import type { KeyEntry } from '../../compile/runtime.js';
-import type { KeySpec } from '../../config/types.js';
 import type { RateDecision, RateLimiter } from '../../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../../store/spend-ledger.js';
 import type { AppState } from '../state.js';
@@ -86,9 +85,12 @@ export function allowsModel(patterns: readonly RegExp[] | undefined, model: stri
   return !patterns || patterns.some((re) => re.test(model));
 }
 
-/** Whether a key's calls are counted before they run (a token limit or a budget needs the estimate). */
-export function countsTokens(spec: Pick<KeySpec, 'tpm' | 'budget'>): boolean {
-  return spec.tpm !== undefined || spec.budget !== undefined;
+/**
+ * Whether a key's calls are counted before they run: a token limit or a budget, its own or its
+ * team's, needs the prompt's estimate.
+ */
+export function countsTokens(key: Pick<KeyEntry, 'spec' | 'team'>): boolean {
+  return key.spec.tpm !== undefined || key.spec.budget !== undefined || key.team?.budget !== undefined;
 }
 
 /**
@@ -116,7 +118,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   let tokensCharged = 0;
   let settled = false;
   const hold: SpendHold = {
-    needsEstimate: !!spec && (countsTokens(spec) || teamBudget !== undefined),
+    needsEstimate: !!key && countsTokens(key),
     async reserve(worstUsd, promptTokens, fit) {
       if (spec?.tpm !== undefined) {
         tokensCharged = Math.min(Math.max(0, Math.ceil(promptTokens)), spec.tpm);
