@@ -25,7 +25,7 @@ export function computeConfigHash(config: GatewayConfig, routes: readonly RouteS
  */
 function canonicalJson(value: unknown, field: string): string {
   if (typeof value === 'string') {
-    if (isSecretField(field)) return JSON.stringify(`sha256:${sha256(value)}`);
+    if (SECRET_FIELD.test(field)) return JSON.stringify(`sha256:${sha256(value)}`);
     return JSON.stringify(value.includes('://') ? hideUrlPassword(value) : value);
   }
   if (Array.isArray(value)) {
@@ -46,15 +46,6 @@ function canonicalJson(value: unknown, field: string): string {
     return `${out}}`;
   }
   return JSON.stringify(value ?? null);
-}
-
-const secretFields = new Map<string, boolean>();
-
-/** SECRET_FIELD.test(field), remembered per field name (a config repeats a few dozen names). */
-function isSecretField(field: string): boolean {
-  let secret = secretFields.get(field);
-  if (secret === undefined) secretFields.set(field, (secret = SECRET_FIELD.test(field)));
-  return secret;
 }
 
 /** `scheme://user:pass@host` -> `scheme://user:sha256:<hash>@host`. */
