@@ -13,13 +13,16 @@ import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
 import { Agent, request } from 'undici';
+import { YARDSTICK_MODEL_LIST } from './yardstick-models.js';
 
 const upstream = (process.env.OPENAI_BASE_URL ?? 'http://127.0.0.1:8081/v1').replace(/\/$/, '');
 const agent = new Agent({ connections: 128, keepAliveTimeout: 30_000, pipelining: 1 });
-const models = { object: 'list', data: [{ id: 'openai/gpt-4o-mini', object: 'model', supported_endpoints: ['/v1/chat/completions'], supported_parameters: ['temperature', 'max_tokens'] }] };
 
 const router = new Router();
-router.get('/v1/models', (ctx) => { ctx.body = models; });
+router.get('/v1/models', (ctx) => {
+  ctx.type = 'json';
+  ctx.body = YARDSTICK_MODEL_LIST;
+});
 router.post('/v1/chat/completions', koaBody(), async (ctx) => {
   const body = ctx.request.body as { model?: unknown; stream?: unknown };
   if (typeof body.model === 'string') body.model = body.model.slice(body.model.indexOf('/') + 1);

@@ -16,12 +16,8 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import { YARDSTICK_MODEL_LIST } from './yardstick-models.js';
 
-/** The model list the yardstick reads: one chat model under the `openai/` prefix. */
-export const STAND_IN_MODELS = JSON.stringify({
-  object: 'list',
-  data: [{ id: 'openai/gpt-4o-mini', object: 'model', supported_endpoints: ['/v1/chat/completions'], supported_parameters: ['temperature', 'max_tokens'] }],
-});
 
 if (process.env.PORT && !process.env.PROXY_PORT) process.env.PROXY_PORT = process.env.PORT;
 if (process.env.OPENAI_BASE_URL && !process.env.UPSTREAM) process.env.UPSTREAM = process.env.OPENAI_BASE_URL.replace(/\/v1\/?$/, '');
@@ -41,7 +37,7 @@ const createServer = http.createServer;
     args[at] = ((req, res) => {
       if (req.method === 'GET' && req.url === '/v1/models') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(STAND_IN_MODELS);
+        res.end(YARDSTICK_MODEL_LIST);
         return;
       }
       inner(req, res);
