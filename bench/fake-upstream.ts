@@ -30,28 +30,28 @@ function answerOpenAi(body: Record<string, unknown>, res: ServerResponse): void 
     res.end(json);
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const usage = (body.stream_options as { include_usage?: boolean } | undefined)?.include_usage === true;
-  for (const chunk of openAiStream(model, usage)) res.write(chunk);
-  res.end();
+  writeStream(res, `openai ${usage ? 1 : 0} ${model}`, () => {
+    const events = [openAiChunk(model, { role: 'assistant', content: '' }, null), ...WORDS.map((word) => openAiChunk(model, { content: word }, null)), openAiChunk(model, {}, 'stop')];
+    if (usage) events.push(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model, choices: [], usage: USAGE })}\n\n`);
+    events.push('data: [DONE]\n\n');
+    return events;
+  });
 }
 
-// Serialized once per model and usage flag, as ../shared/bench/mock-upstream.cjs does: an
-// upstream that serializes every chunk of every answer is slow enough on a shared core that
-// its answers reach the server in several reads, which changes what the servers measured here
-// cost per stream (the bare proxy's streams read ~20-30 µs dearer than under the yardstick).
-const openAiStreams = new Map<string, readonly Buffer[]>();
-function openAiStream(model: string, usage: boolean): readonly Buffer[] {
-  const key = `${usage ? 1 : 0}${model}`;
-  let chunks = openAiStreams.get(key);
-  if (!chunks) {
-    const text = [openAiChunk(model, { role: 'assistant', content: '' }, null), ...WORDS.map((word) => openAiChunk(model, { content: word }, null)), openAiChunk(model, {}, 'stop')];
-    if (usage) text.push(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model, choices: [], usage: USAGE })}\n\n`);
-    text.push('data: [DONE]\n\n');
-    chunks = text.map((t) => Buffer.from(t));
-    openAiStreams.set(key, chunks);
-  }
-  return chunks;
+// Streams are serialized once per kind, model and usage flag, as ../shared/bench/mock-upstream.cjs
+// does: an upstream that serializes every event of every answer is slow enough on a shared core
+// that its answers reach the server in several reads, which changes what the servers measured
+// here cost per stream (the bare proxy's streams read ~20-30 µs dearer than under the yardstick).
+const serializedStreams = new Map<string, readonly Buffer[]>();
+
+/** Writes a stream's events, one write each (serialized by `events` the first time `key` is asked). */
+function writeStream(res: ServerResponse, key: string, events: () => string[]): void {
+  let chunks = serializedStreams.get(key);
+  if (!chunks) serializedStreams.set(key, (chunks = events().map((e) => Buffer.from(e))));
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
 }
 
 function anthropicEvent(type: string, data: Record<string, unknown>): string {
@@ -67,13 +67,14 @@ function answerAnthropic(body: Record<string, unknown>, res: ServerResponse): vo
     res.end(json);
     return;
   }
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  res.write(anthropicEvent('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }));
-  res.write(anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }));
-  for (const word of WORDS) res.write(anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: word } }));
-  res.write(anthropicEvent('content_block_stop', { index: 0 }));
-  res.write(anthropicEvent('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: CHUNKS } }));
-  res.end(anthropicEvent('message_stop', {}));
+  writeStream(res, `anthropic ${model}`, () => [
+    anthropicEvent('message_start', { message: { id: 'msg_bench', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } }),
+    anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+    ...WORDS.map((word) => anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text: word } })),
+    anthropicEvent('content_block_stop', { index: 0 }),
+    anthropicEvent('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: CHUNKS } }),
+    anthropicEvent('message_stop', {}),
+  ]);
 }
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
