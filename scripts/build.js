@@ -24,6 +24,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cliDir = join(root, 'dist', 'src', 'cli');
+/** Resolves packages as the project does (the dev dependencies included). */
+const requireFromRoot = createRequire(join(root, 'package.json'));
 
 /** Dependencies bundled into the CLI; every other dependency stays external. */
 const INLINED = new Set(['koa', '@koa/router', 'koa-compose', 'pino', '@hapi/bourne']);
@@ -70,7 +72,7 @@ const lazyWebGlobals = {
 const oneMimeTypes = {
   name: 'one-mime-types',
   setup(build) {
-    const topLevel = createRequire(join(root, 'package.json')).resolve('mime-types');
+    const topLevel = requireFromRoot.resolve('mime-types');
     build.onResolve({ filter: /^mime-types$/ }, () => ({ path: topLevel }));
   },
 };
@@ -81,7 +83,7 @@ function run(script, args = []) {
 }
 
 async function bundle() {
-  const { build } = await import(createRequire(join(root, 'package.json')).resolve('esbuild-wasm'));
+  const { build } = await import(requireFromRoot.resolve('esbuild-wasm'));
   const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const external = Object.keys(dependencies).filter((d) => !INLINED.has(d)).flatMap((d) => [d, `${d}/*`]);
   for (const f of readdirSync(cliDir)) if (f.startsWith('chunk-')) rmSync(join(cliDir, f));
@@ -107,7 +109,7 @@ async function bundle() {
 
 /** Builds dist/; returns an exit status. */
 export async function buildAll() {
-  const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+  const tsc = requireFromRoot.resolve('typescript/bin/tsc');
   const status = run(tsc, ['-p', 'tsconfig.json']);
   if (status !== 0) return status;
   await bundle();
