@@ -6,11 +6,13 @@
 //    ~320 ms to ready of the shipped config, and ~5 MB of RSS. The CommonJS packages every
 //    `serve` loads through many small files (koa and its ~20 dependencies, @koa/router, pino)
 //    are bundled too (INLINED below: time to ready pinned to one core, median of 8, 334 -> 264 ms;
-//    on two cores 243 -> 223 ms); the other packages stay external and load from node_modules
-//    (drivers, SDKs and tracing load on demand; undici is loaded file by file on purpose, see
-//    src/upstream/undici-core.ts). The CLI entry dist/src/cli/main.js is replaced by the bundle;
-//    what a command imports on demand (migrate, usage, the ledger, S3, tracing...) goes to
-//    chunks beside it, loaded only when used. Tests that import dist/src modules directly still
+//    on two cores 243 -> 223 ms), and so are the store and ledger drivers, into the chunks that
+//    load them (INLINED); the other packages stay external and load from node_modules (SDKs and
+//    tracing load on demand; undici is loaded file by file on purpose, see
+//    src/upstream/undici-core.ts: bundled, its ~500 KB compiled at once read no faster). The
+//    CLI entry dist/src/cli/main.js is replaced by the bundle; what a command imports on
+//    demand (migrate, usage, the ledger, S3, tracing...) goes to chunks beside it, loaded only
+//    when used. Tests that import dist/src modules directly still
 //    get tsc's files. precompile-schemas is bundled too (dist/src/cli/precompile.js), so the
 //    startup cache it fills is keyed by the same code `serve` runs (the keys hash the module
 //    that made an entry).
@@ -27,8 +29,16 @@ const cliDir = join(root, 'dist', 'src', 'cli');
 /** Resolves packages as the project does (the dev dependencies included). */
 const requireFromRoot = createRequire(join(root, 'package.json'));
 
-/** Dependencies bundled into the CLI; every other dependency stays external. */
-const INLINED = new Set(['koa', '@koa/router', 'koa-compose', 'pino', '@hapi/bourne']);
+/**
+ * Dependencies bundled into the CLI; every other dependency stays external. The store and
+ * ledger drivers (ioredis, pg) go into the chunks that load them, so only a config that names
+ * Redis or PostgreSQL loads them, from one file each: from ~100 files each they were ~100 ms
+ * of the time to ready of such a config on a slow day (ioredis alone 75 -> 40 ms to require).
+ */
+const INLINED = new Set(['koa', '@koa/router', 'koa-compose', 'pino', '@hapi/bourne', 'ioredis', 'pg']);
+
+/** Optional modules a bundled package requires inside a try (pg's native binding): left to runtime. */
+const OPTIONAL_EXTERNALS = ['pg-native'];
 
 /**
  * Koa tests every object body it sets or sends against the web globals `ReadableStream` and
@@ -85,7 +95,7 @@ function run(script, args = []) {
 async function bundle() {
   const { build } = await import(requireFromRoot.resolve('esbuild-wasm'));
   const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const external = Object.keys(dependencies).filter((d) => !INLINED.has(d)).flatMap((d) => [d, `${d}/*`]);
+  const external = [...Object.keys(dependencies).filter((d) => !INLINED.has(d)).flatMap((d) => [d, `${d}/*`]), ...OPTIONAL_EXTERNALS];
   for (const f of readdirSync(cliDir)) if (f.startsWith('chunk-')) rmSync(join(cliDir, f));
   await build({
     entryPoints: { main: join(cliDir, 'main.js'), precompile: join(root, 'dist', 'src', 'config', 'precompile-schemas.js') },
