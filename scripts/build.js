@@ -23,6 +23,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precomputedMimeTypes } from './precomputed-mime-types.js';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const cliDir = join(root, 'dist', 'src', 'cli');
@@ -113,7 +114,7 @@ async function bundle() {
     sourcemap: 'linked',
     sourcesContent: false,
     logLevel: 'warning',
-    plugins: [lazyWebGlobals, oneMimeTypes],
+    plugins: [lazyWebGlobals, oneMimeTypes, precomputedMimeTypes(requireFromRoot)],
   });
 }
 
