@@ -12,10 +12,10 @@
 //    src/upstream/undici-core.ts: bundled, its ~500 KB compiled at once read no faster). The
 //    CLI entry dist/src/cli/main.js is replaced by the bundle; what a command imports on
 //    demand (migrate, usage, the ledger, S3, tracing...) goes to chunks beside it, loaded only
-//    when used. Tests that import dist/src modules directly still
-//    get tsc's files. precompile-schemas is bundled too (dist/src/cli/precompile.js), so the
-//    startup cache it fills is keyed by the same code `serve` runs (the keys hash the module
-//    that made an entry).
+//    when used. Tests that import dist/src modules directly still get tsc's files. mime-types
+//    gets its tables computed here (scripts/precomputed-mime-types.js). precompile-schemas is
+//    bundled too (dist/src/cli/precompile.js), so the startup cache it fills is keyed by the
+//    same code `serve` runs (the keys hash the module that made an entry).
 // 3. Precompile the config meta-schemas' validators and fill the startup cache for the shipped
 //    config (src/config/precompile-schemas.ts).
 import { spawnSync } from 'node:child_process';

@@ -4,7 +4,7 @@
 // and ~0.5 MB of heap on every start of the gateway, which only asks Koa for a handful of types.
 // The bundle gets mime-types' own code with those two steps replaced by their results: the maps
 // as JSON, and in place of the database, the one field its code still reads (`charset`, for the
-// types that have one). test/build/precomputed-mime-types.test.ts bundles mime-types this way
+// types that have one). test/lifecycle/precomputed-mime-types.test.ts bundles mime-types this way
 // and compares every answer with the package's own. (Its ranking code stays, unused.)
 
 import { readFile } from 'node:fs/promises';
@@ -34,15 +34,17 @@ function tablesOf(requireFromRoot) {
 }
 
 /**
- * The plugin: every mime-types/index.js the bundle loads gets the tables of the copy that
- * `requireFromRoot` resolves (scripts/build.js sends every importer to that copy).
+ * The plugin: the copy of mime-types that `requireFromRoot` resolves gets its own tables
+ * (scripts/build.js sends every importer to that copy; any other copy is left as it is).
  */
 export function precomputedMimeTypes(requireFromRoot) {
+  const path = requireFromRoot.resolve('mime-types');
   return {
     name: 'precomputed-mime-types',
     setup(build) {
       let tables;
       build.onLoad({ filter: /[\\/]mime-types[\\/]index\.js$/ }, async (args) => {
+        if (args.path !== path) return undefined;
         let source = await readFile(args.path, 'utf8');
         tables ??= tablesOf(requireFromRoot);
         for (const edit of EDITS) {
