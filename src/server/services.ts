@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Runtime } from '../compile/runtime.js';
 import type { JobRecord, JobStore } from '../providers/types.js';
-import { createFileServices, type FileServices } from '../store/file-services.js';
+import { createFileServices } from '../store/file-services.js';
 import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
@@ -71,11 +71,49 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     events: createRequestEvents((e) => logger.error({ err: { message: (e as Error)?.message } }, 'request listener failed')),
     latency: createLatencyTracker(),
   };
-  // PostgreSQL (pg) is loaded only when a ledger is configured.
-  const usageLedger = config.ledger.url
-    ? await (await import('../ledger/open-ledger.js')).openLedger({ ...config.ledger, url: config.ledger.url }, base.events, logger)
-    : undefined;
-  const closeLedger = async () => { await usageLedger?.close(); };
+  // PostgreSQL (pg) is loaded only when a ledger is configured. The ledger opens while the
+  // store connects (openStores): each waits on its own server, and one after the other a
+  // start waited for both servers' round trips in turn.
+  const ledgerOpening = config.ledger.url
+    ? import('../ledger/open-ledger.js').then((m) => m.openLedger({ ...config.ledger, url: config.ledger.url! }, base.events, logger))
+    : Promise.resolve(undefined);
+  const [ledgerOpened, storesOpened] = await Promise.allSettled([ledgerOpening, openStores(runtime, logger, observability)]);
+  if (ledgerOpened.status === 'rejected' || storesOpened.status === 'rejected') {
+    // A start that fails leaves no connection behind: what did open is closed.
+    if (ledgerOpened.status === 'fulfilled') await ledgerOpened.value?.close().catch(() => undefined);
+    if (storesOpened.status === 'fulfilled') await storesOpened.value.close().catch(() => undefined);
+    throw ledgerOpened.status === 'rejected' ? ledgerOpened.reason : (storesOpened as PromiseRejectedResult).reason;
+  }
+  const { stores, files, close: closeStores } = storesOpened.value;
+  const usageLedger = ledgerOpened.value;
+  return {
+    ...base,
+    ...stores,
+    files,
+    breaker: observeBreakerStore(stores.breaker, observability.hooks.breakerStateChanged),
+    usageLedger,
+    close: async () => {
+      await closeStores();
+      await usageLedger?.close();
+      await observability.close();
+    },
+  };
+}
+
+/** The configured store's services (memory or Redis) and the file services beside them. */
+interface OpenedStores {
+  stores: StoreServices;
+  files: ManagedFileStore;
+  /** Closes the file services and the store's connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the services that live in the configured store: this process's memory, or Redis with
+ * this process's memory as the fallback (see createSharedServices).
+ */
+async function openStores(runtime: Runtime, logger: Logger, observability: Observability): Promise<OpenedStores> {
+  const { config } = runtime;
   const responseLimits = responseStoreLimits(config.store.responses);
   const localBreaker = createMemoryBreakerStore();
   const memory = {
@@ -86,21 +124,8 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   };
   // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
   const configHash = () => computeConfigHash(config, runtime.routes.map((r) => r.spec));
-  // What differs between the memory and the Redis store; the rest is assembled once here.
-  const assemble = (stores: StoreServices, fileServices: FileServices, closeStores: () => Promise<void>): SharedServices => ({
-    ...base,
-    ...stores,
-    files: fileServices.files,
-    breaker: observeBreakerStore(stores.breaker, observability.hooks.breakerStateChanged),
-    usageLedger,
-    close: async () => {
-      fileServices.close();
-      await closeStores();
-      await closeLedger();
-      await observability.close();
-    },
-  });
   if (storeKindOf(config.store.url) === 'memory') {
+    const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     const stores: StoreServices = {
       nonces: createMemoryNonceStore(),
       fleet: createFleet({ configHash, storeKind: 'memory' }),
@@ -110,7 +135,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
       breaker: localBreaker,
       responses: memory.responses,
     };
-    return assemble(stores, createFileServices(config.files, logger, { credentials: runtime.fileCredentials }), async () => undefined);
+    return { stores, files: fileServices.files, close: async () => { fileServices.close(); } };
   }
   // ioredis and the Redis stores are loaded only when the store is Redis.
   const { connectRedis } = await import('../store/redis-connection.js');
@@ -151,13 +176,19 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
     responses: createRedisResponseStore(conn, guard, responseLimits, memory.responses),
   };
   const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
-  return assemble(stores, fileServices, async () => {
-    await fleet.close();
-    const lost = await ledger.close();
-    if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
-    await conn.close();
-  });
+  return {
+    stores,
+    files: fileServices.files,
+    close: async () => {
+      fileServices.close();
+      await fleet.close();
+      const lost = await ledger.close();
+      if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
+      await conn.close();
+    },
+  };
 }
+
 
 /** gateway.yaml `store.responses` over the defaults. */
 function responseStoreLimits(spec: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number } | undefined): ResponseStoreLimits {
