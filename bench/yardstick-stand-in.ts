@@ -18,7 +18,6 @@ import { join } from 'node:path';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { YARDSTICK_MODEL_LIST } from './yardstick-models.js';
 
-
 if (process.env.PORT && !process.env.PROXY_PORT) process.env.PROXY_PORT = process.env.PORT;
 if (process.env.OPENAI_BASE_URL && !process.env.UPSTREAM) process.env.UPSTREAM = process.env.OPENAI_BASE_URL.replace(/\/v1\/?$/, '');
 if (!process.env.NODE_PATH) {

@@ -1,21 +1,12 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../helpers/free-port.js';
 
 const preload = join(dirname(fileURLToPath(import.meta.url)), '../../bench/yardstick-stand-in.js');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('bench/yardstick-stand-in (the bare proxy in the gateway\'s place under cpu-per-req.sh)', () => {
   let child: ChildProcess | undefined;
