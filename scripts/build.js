@@ -12,10 +12,10 @@
 //    src/upstream/undici-core.ts: bundled, its ~500 KB compiled at once read no faster). The
 //    CLI entry dist/src/cli/main.js is replaced by the bundle; what a command imports on
 //    demand (migrate, usage, the ledger, S3, tracing...) goes to chunks beside it, loaded only
-//    when used. Tests that import dist/src modules directly still get tsc's files. mime-types
-//    gets its tables computed here (scripts/precomputed-mime-types.js). precompile-schemas is
-//    bundled too (dist/src/cli/precompile.js), so the startup cache it fills is keyed by the
-//    same code `serve` runs (the keys hash the module that made an entry).
+//    when used. Tests that import dist/src modules directly still get tsc's files. The bundle
+//    holds one mime-types, with its tables computed here (scripts/precomputed-mime-types.js).
+//    precompile-schemas is bundled too (dist/src/cli/precompile.js), so the startup cache it
+//    fills is keyed by the same code `serve` runs (the keys hash the module that made an entry).
 // 3. Precompile the config meta-schemas' validators and fill the startup cache for the shipped
 //    config (src/config/precompile-schemas.ts).
 import { spawnSync } from 'node:child_process';
@@ -74,20 +74,6 @@ const lazyWebGlobals = {
   },
 };
 
-/**
- * One copy of mime-types (and of the MIME database it indexes at load) in the bundle: Koa and
- * type-is use mime-types 3, while accepts 1.3 carries its own 2.1 with its own mime-db, and each
- * copy parses the database and builds its maps on every start (~6 ms for the second). accepts
- * only calls `lookup(ext)`, which both versions offer.
- */
-const oneMimeTypes = {
-  name: 'one-mime-types',
-  setup(build) {
-    const topLevel = requireFromRoot.resolve('mime-types');
-    build.onResolve({ filter: /^mime-types$/ }, () => ({ path: topLevel }));
-  },
-};
-
 /** Runs a node script in the project root; returns its exit status. */
 function run(script, args = []) {
   return spawnSync(process.execPath, [script, ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
@@ -114,7 +100,7 @@ async function bundle() {
     sourcemap: 'linked',
     sourcesContent: false,
     logLevel: 'warning',
-    plugins: [lazyWebGlobals, oneMimeTypes, precomputedMimeTypes(requireFromRoot)],
+    plugins: [lazyWebGlobals, precomputedMimeTypes(requireFromRoot)],
   });
 }
 

@@ -74,14 +74,16 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   // PostgreSQL (pg) is loaded only when a ledger is configured. The ledger opens while the
   // store connects (openStores): each waits on its own server, and one after the other a
   // start waited for both servers' round trips in turn.
-  const ledgerOpening = config.ledger.url
-    ? import('../ledger/open-ledger.js').then((m) => m.openLedger({ ...config.ledger, url: config.ledger.url! }, base.events, logger))
+  const ledgerUrl = config.ledger.url;
+  const ledgerOpening = ledgerUrl
+    ? import('../ledger/open-ledger.js').then((m) => m.openLedger({ ...config.ledger, url: ledgerUrl }, base.events, logger))
     : Promise.resolve(undefined);
   const [ledgerOpened, storesOpened] = await Promise.allSettled([ledgerOpening, openStores(runtime, logger, observability)]);
   if (ledgerOpened.status === 'rejected' || storesOpened.status === 'rejected') {
-    // A start that fails leaves no connection behind: what did open is closed.
+    // A start that fails leaves nothing behind: what did open is closed (tracing's exporter too).
     if (ledgerOpened.status === 'fulfilled') await ledgerOpened.value?.close().catch(() => undefined);
     if (storesOpened.status === 'fulfilled') await storesOpened.value.close().catch(() => undefined);
+    await observability.close().catch(() => undefined);
     throw ledgerOpened.status === 'rejected' ? ledgerOpened.reason : (storesOpened as PromiseRejectedResult).reason;
   }
   const { stores, files, close: closeStores } = storesOpened.value;
