@@ -6,6 +6,7 @@
  */
 
 import type { RateDecision } from './rate-limiter.js';
+import { RecentIds } from './recent-ids.js';
 
 /** A rate limit counted in the same step as a reservation (a limiter key such as `rpm:<owner>`). */
 export interface RateCheck { key: string; limit: number; windowSeconds: number }
@@ -70,7 +71,10 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
   const accounts = new Map<string, SpendTotals & { expiresAt: number }>();
   // Open holds by id (account, amount, expiry) and the ids already settled (with when).
   const holds = new Map<string, { account: string; amount: number; expiresAt: number }>();
-  const settled = new Map<string, number>();
+  // Settled hold ids, remembered only as long as a retry of that settle or a late reserve of
+  // the same hold can arrive (the hold TTL), and at most SETTLED_IDS_KEPT of them. (Kept for a
+  // day, they grew the heap by ~450 bytes per request under load.)
+  const settled = new RecentIds(SETTLED_IDS_KEPT, holdTtlSeconds * 1000);
   let writes = 0;
   const expireHolds = () => {
     const t = now();
@@ -79,26 +83,6 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
       holds.delete(id);
       const a = accounts.get(h.account);
       if (a) a.usedNano -= h.amount;
-    }
-  };
-  // Settled ids are remembered only as long as a retry of that settle or a late reserve of the
-  // same hold can arrive (the hold TTL), and at most SETTLED_IDS_KEPT of them: a Map keeps
-  // insertion order, so the oldest go first. (Kept for a day, they grew the heap by ~450 bytes
-  // per request under load.)
-  let remembered = 0;
-  const rememberSettled = (id: string) => {
-    const t = now();
-    settled.set(id, t);
-    // Pruned when over the cap, and for age every 64th settle (not each: this runs per request).
-    if (settled.size > SETTLED_IDS_KEPT) {
-      // Over the cap (the steady state under load): the oldest goes, found without an iterator
-      // over entries (which allocates an [id, at] pair per step).
-      settled.delete(settled.keys().next().value!);
-      if (++remembered % 64 !== 0) return;
-    } else if (++remembered % 64 !== 0) return;
-    for (const [old, at] of settled) {
-      if (settled.size <= SETTLED_IDS_KEPT && at >= t - holdTtlSeconds * 1000) break;
-      settled.delete(old);
     }
   };
   const open = (account: string, ttlSeconds: number) => {
@@ -125,7 +109,7 @@ export function createMemorySpendLedger(now: () => number = Date.now, holdTtlSec
     async settle(entries, actualNano, holdId) {
       if (holdId) {
         if (settled.has(holdId)) return;
-        rememberSettled(holdId);
+        settled.add(holdId, now());
       }
       const hold = holdId ? holds.get(holdId) : undefined;
       if (holdId) holds.delete(holdId);

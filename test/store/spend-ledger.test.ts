@@ -31,5 +31,23 @@ describe('store/spend-ledger', () => {
       expect(await ledger.read('k:minute')).to.deep.equal({ usedNano: 0, spentNano: 0, requests: 0 });
       expect((await ledger.reserve('k:minute', 10, 10, 60)).ok).to.equal(true);
     });
+
+    it('applies a settle once per hold id, also after 1,000 other settles', async () => {
+      const ledger = createMemorySpendLedger();
+      await ledger.settle([{ account: 'k:total', reservedNano: 0, ttlSeconds: 0 }], 10, 'hold-a');
+      for (let i = 0; i < 999; i++) await ledger.settle([{ account: 'other:total', reservedNano: 0, ttlSeconds: 0 }], 1, `hold-${i}`);
+      await ledger.settle([{ account: 'k:total', reservedNano: 0, ttlSeconds: 0 }], 10, 'hold-a');
+      expect(await ledger.read('k:total')).to.deep.equal({ usedNano: 10, spentNano: 10, requests: 1 });
+    });
+
+    it('forgets a settled hold id after the hold TTL', async () => {
+      let now = 1_000_000;
+      const ledger = createMemorySpendLedger(() => now, 60);
+      await ledger.settle([{ account: 'k:total', reservedNano: 0, ttlSeconds: 0 }], 10, 'hold-a');
+      now += 61_000;
+      await ledger.settle([{ account: 'k:total', reservedNano: 0, ttlSeconds: 0 }], 1, 'hold-b');
+      // hold-a is no longer known: a reserve under its id takes a new hold.
+      expect(await ledger.reserve('k:total', 5, 100, 0, 'hold-a')).to.deep.equal({ ok: true, usedNano: 16 });
+    });
   });
 });
