@@ -106,14 +106,17 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
   const deferred = typeof rpm === 'object' ? rpm : undefined;
   const rpmCounted = rpm === true;
   const budget = spec?.budget;
-  let holdId: string = uniqueHexId();
+  // Named when a reservation is first attempted: a settle that releases no hold needs no id
+  // (this hold settles once, and a ledger that retries a settle names it itself). Remembering an
+  // id per request in the memory ledger cost ~4-8 us per call (concurrent A/B, 5,000 requests x 6).
+  let holdId: string | undefined;
   let reservation: SettleEntry | undefined;
   // A managed key's team budget holds across all the team's keys: reserved after the key's
   // own, and the key's reservation is given back when the team refuses.
   const team = key?.team;
   const teamBudget = team?.budget;
   let teamReservation: SettleEntry | undefined;
-  // Named when the team is first reserved or settled (most keys have no team).
+  // Named when the team is first reserved (most keys have no team).
   let teamHoldId: string | undefined;
   let tokensCharged = 0;
   let settled = false;
@@ -135,7 +138,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
       let amount = toNanoUsdCeil(worstUsd);
       const rate = deferred && !deferred.decided ? { key: `rpm:${owner}`, limit: deferred.limit, windowSeconds: MINUTE } : undefined;
       const reserveOnce = async () => {
-        const result = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, holdId, rate);
+        const result = await services.ledger.reserve(account, amount, limitNano, bucket.ttlSeconds, (holdId ??= uniqueHexId()), rate);
         if (deferred && result.rate) {
           deferred.report(result.rate);
           if (!result.rate.allowed) {
@@ -185,7 +188,7 @@ export function openKeySpend(key: KeyEntry | undefined, owner: string, services:
           // their own, under the team hold's id.
           const teamEntries: SettleEntry[] = teamReservation ? [teamReservation] : [];
           if (!teamReservation?.account.endsWith(':total')) teamEntries.push({ account: `team:${team.id}:total`, reservedNano: 0, ttlSeconds: 0 });
-          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), (teamHoldId ??= uniqueHexId()));
+          await services.ledger.settle(teamEntries, toNanoUsd(costUsd), teamHoldId);
         }
       } catch (e) {
         onError?.(e);
