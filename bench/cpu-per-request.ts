@@ -138,10 +138,34 @@ function body(model: string, stream: boolean): string {
 
 /** Runs autocannon (pinned to core 1) for `amount` requests; returns the 2xx count. */
 function load(url: string, payload: string, amount: number): number {
+  const [cmd, argv] = loadCommand(url, payload, amount);
+  return answered(url, spawnSync(cmd, argv, { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout);
+}
+
+/** Like `load`, without blocking: several loads run at once (`--concurrent`). */
+function loadAsync(url: string, payload: string, amount: number): Promise<number> {
+  const [cmd, argv] = loadCommand(url, payload, amount);
+  return new Promise((ok, fail) => {
+    const proc = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    proc.stdout!.setEncoding('utf8').on('data', (c: string) => { out += c; });
+    proc.once('error', fail);
+    proc.once('close', () => {
+      try { ok(answered(url, out)); } catch (e) { fail(e); }
+    });
+  });
+}
+
+/** autocannon (pinned to core 1 when taskset is there) sending `amount` chat completions to `url`. */
+function loadCommand(url: string, payload: string, amount: number): [string, string[]] {
   const ac = join(root, 'node_modules/autocannon/autocannon.js');
   const args = [ac, '-c', String(CONC), '-a', String(amount), '-m', 'POST', '-j', '-H', `authorization=Bearer ${KEY}`, '-H', 'content-type=application/json', '-b', payload, `${url}/v1/chat/completions`];
-  const r = pin ? spawnSync('taskset', ['-c', '1', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 64 << 20 }) : spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const result = JSON.parse(r.stdout) as { '2xx': number; non2xx: number; errors: number };
+  return pin ? ['taskset', ['-c', '1', process.execPath, ...args]] : [process.execPath, args];
+}
+
+/** The 2xx count of autocannon's JSON report; any other answer or error fails the benchmark. */
+function answered(url: string, report: string): number {
+  const result = JSON.parse(report) as { '2xx': number; non2xx: number; errors: number };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result['2xx'];
 }
@@ -228,7 +252,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * `npm run bench -- --interleave [--stream] [--rounds N] <checkout>...`: the bare proxy and each
+ * `npm run bench -- --interleave [--stream] [--concurrent] [--rounds N] <checkout>...`: the bare proxy and each
  * built checkout side by side on core 0 with the shipped config and a plain key (the yardstick's
  * setting), load from core 1 in bursts of BENCH_BURST requests to each in turn, CPU summed per
  * process. Drift of a shared machine hits every process alike, so two builds can be told apart
@@ -236,17 +260,26 @@ async function main(): Promise<void> {
  * Use an even number of rounds: the order alternates. A checkout given as `'<dir> --flag ...'`
  * runs under those node flags; a `.js` file runs as a server script (dist/bench/koa-floor.js: the
  * plain Koa app the issue names as this stack's floor).
+ *
+ * With `--concurrent`, each round loads every server at the same time instead of in turn (one
+ * autocannon per server, all on core 1): the servers then share the same moments of the
+ * machine, not only the same minutes, and a round's figures differ by what the builds do. Two
+ * builds 3% apart read apart in every round here, where in-turn rounds moved ±10%. Every server
+ * runs slower than alone (they share core 0 and its caches), which weighs memory-bound work more
+ * than a lone server feels it: compare builds with it, and quote the yardstick for the ratio.
  */
 async function interleave(args: string[]): Promise<void> {
   let stream = false;
+  let concurrent = false;
   let rounds = 8;
   const checkouts: string[] = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--stream') stream = true;
+    else if (args[i] === '--concurrent') concurrent = true;
     else if (args[i] === '--rounds') rounds = Number(args[++i]);
     else checkouts.push(args[i]!);
   }
-  if (checkouts.length === 0) throw new Error('usage: npm run bench -- --interleave [--stream] [--rounds N] <built checkout>...');
+  if (checkouts.length === 0) throw new Error('usage: npm run bench -- --interleave [--stream] [--concurrent] [--rounds N] <built checkout>...');
   const burst = Number(process.env.BENCH_BURST ?? 2500);
   const servers: Array<Server & { name: string; cpuMs: number }> = [];
   const helpers: Server[] = [];
@@ -261,7 +294,17 @@ async function interleave(args: string[]): Promise<void> {
     }
     const payload = body(chatModel(), stream);
     for (const s of servers) load(s.url, payload, 3000);
-    for (let r = 0; r < rounds; r++) {
+    for (let r = 0; r < rounds && concurrent; r++) {
+      const c0 = servers.map((s) => readCpuMs(s.pid));
+      await Promise.all(servers.map((s) => loadAsync(s.url, payload, burst)));
+      const line = servers.map((s, i) => {
+        const ms = readCpuMs(s.pid) - c0[i]!;
+        s.cpuMs += ms;
+        return ((ms * 1000) / burst).toFixed(0);
+      });
+      console.log(`round ${r + 1}: ${line.join(' / ')} µs/req`);
+    }
+    for (let r = 0; r < rounds && !concurrent; r++) {
       // Every other round runs the servers in reverse order: a server loaded right after another
       // finds the core's caches full of that one's data, and which one precedes which would
       // otherwise bias the comparison the same way every round.
@@ -272,7 +315,7 @@ async function interleave(args: string[]): Promise<void> {
       }
     }
     const n = rounds * burst;
-    console.log(`# interleaved CPU per request (${stream ? '20-chunk streams' : 'plain'}, ${rounds} rounds of ${burst}, ${CONC} connections)\n`);
+    console.log(`# ${concurrent ? 'concurrent' : 'interleaved'} CPU per request (${stream ? '20-chunk streams' : 'plain'}, ${rounds} rounds of ${burst}, ${CONC} connections${concurrent ? ' per server' : ''})\n`);
     console.log('| server | µs/req | ratio to the bare proxy | peak RSS |\n|---|---:|---:|---:|');
     for (const s of servers) console.log(`| ${s.name} | ${((s.cpuMs * 1000) / n).toFixed(0)} | ${(s.cpuMs / servers[0]!.cpuMs).toFixed(2)}x | ${(readMemory(s.pid).hwmKiB / 1024).toFixed(0)} MiB |`);
   } finally {
