@@ -8,7 +8,7 @@
  * ~0.7 µs per call at 1,000 ids (microbenchmark) against ~0.2 µs for this ring.
  */
 export class RecentIds {
-  private readonly seen = new Map<string, number>();
+  private readonly seen = new Set<string>();
   // Ids in the order they were added (a ring), with the time each was added.
   private readonly order: string[];
   private readonly at: number[];
@@ -35,7 +35,7 @@ export class RecentIds {
     const slot = (this.oldest + seen.size) % capacity;
     this.order[slot] = id;
     this.at[slot] = now;
-    seen.set(id, now);
+    seen.add(id);
   }
 
   /** How many ids are remembered. */
