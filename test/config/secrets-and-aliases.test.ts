@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
+import { makeTempDir } from '../helpers/temp-dir.js';
 import { compile } from '../../src/compile/compile.js';
 import { matchKey } from '../../src/compile/keys.js';
 import { formatDiagnostic } from '../../src/config/diagnostics.js';
@@ -12,7 +12,7 @@ const ROUTES = resolve(process.cwd(), 'test/fixtures/configs/_routes');
 
 /** Writes a gateway.yaml (and other files) into a temp folder; returns the config path. */
 function project(yaml: string, files: Record<string, string> = {}): { dir: string; config: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-config-'));
+  const dir = makeTempDir('gw-config-');
   writeFileSync(join(dir, 'gateway.yaml'), `routes: ${ROUTES}\n${yaml}`);
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return { dir, config: join(dir, 'gateway.yaml') };

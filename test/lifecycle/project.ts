@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 /** The repo's own route files, used by every temp project. */
 export const REPO_ROUTES = resolve(process.cwd(), 'routes');
@@ -39,7 +39,7 @@ ${opts.models ?? ''}`;
 
 /** Writes `files` (relative name -> text) into a new temp folder; returns the folder. */
 export function writeProject(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-lifecycle-'));
+  const dir = makeTempDir('gw-lifecycle-');
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   return dir;
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { makeTempDir } from '../../../helpers/temp-dir.js';
 
 /** A key declared in the generated gateway.yaml (the plain key is known to the test). */
 export interface TestKey { key: string; name: string; models?: string[]; rpm?: number; tpm?: number; budget?: { usd: number; period: string } }
@@ -50,8 +50,7 @@ export function writeProject(options: { keys?: TestKey[]; store?: { url: string;
       pricing: { prompt: '0.000003', completion: '0.000015', input_cache_read: '0.0000003' },
     });
   }
-  const dir = join(tmpdir(), `gw-budget-${process.pid}-${randomBytes(4).toString('hex')}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = makeTempDir('gw-budget-');
   const config = {
     routes: resolve(process.cwd(), 'routes'),
     server: { host: '127.0.0.1', port: options.port ?? 8080, log_level: 'silent' },
