@@ -1,12 +1,11 @@
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { WebSocket } from 'ws';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { createMigratedDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
 import { deletePrefix, SHARED_REDIS } from '../store/support/redis.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const ADMIN = 'admin-key-for-admin-tests';
 const YAML_KEY = 'yaml-client-0123456789';
@@ -28,7 +27,7 @@ async function call(gw: { url: string }, method: string, path: string, key?: str
  */
 async function startTwoGateways(prefix: string, more: (dbName: string) => Record<string, string>): Promise<{ db: TestDatabase; a: TestGateway; b: TestGateway }> {
   const db = await createMigratedDatabase();
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const dir = makeTempDir(prefix);
   const env = (n: string) => ({ GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, `${n}.jsonl`), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: YAML_KEY, ...more(db.name) });
   const a = await startGateway({ env: env('a') });
   const b = await startGateway({ env: env('b') }).catch(async (e: unknown) => {

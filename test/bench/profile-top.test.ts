@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { summarizeProfile } from '../../bench/profile-top.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 describe('bench/profile-top', () => {
   it('names a frame of a bundled file by its TypeScript source line (source map beside it), others by the compiled line', () => {
-    const root = mkdtempSync(join(tmpdir(), 'gw-profile-top-'));
+    const root = makeTempDir('gw-profile-top-');
     const chunk = join(root, 'dist', 'src', 'cli', 'chunk-TEST.js');
     const plain = join(root, 'dist', 'src', 'cli', 'plain.js');
     // One mapping (VLQ EAwCA): generated line 3, column 2 -> src/server/answer.ts line 41, column 0.

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../helpers/free-port.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const preload = join(dirname(fileURLToPath(import.meta.url)), '../../bench/yardstick-stand-in.js');
 
@@ -13,7 +13,7 @@ describe('bench/yardstick-stand-in (the bare proxy in the gateway\'s place under
   afterEach(() => { child?.kill('SIGKILL'); });
 
   it('maps PORT and OPENAI_BASE_URL to the proxy\'s variables, answers GET /v1/models and finds the proxy\'s packages under BENCH_DEPS', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'gw-stand-in-'));
+    const root = makeTempDir('gw-stand-in-');
     // A stand-in for baseline-proxy.cjs: a CommonJS script that needs a package from NODE_PATH.
     mkdirSync(join(root, 'deps/node_modules/bench-dep'), { recursive: true });
     writeFileSync(join(root, 'deps/node_modules/bench-dep/index.js'), 'module.exports = "from BENCH_DEPS";');

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { freePort } from '../helpers/free-port.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 /**
  * The built CLI (the bundle of scripts/build.js) answers JSON bodies through Koa without touching
@@ -17,7 +17,7 @@ describe('e2e: the CLI bundle answers Koa bodies without loading Node\'s fetch',
   after(() => { child?.kill('SIGKILL'); });
 
   it('serves probes, a model list, a 400 and a 404 with internal/deps/undici never loaded', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-lazy-globals-'));
+    const dir = makeTempDir('gw-lazy-globals-');
     const record = join(dir, 'modules.json');
     const preload = join(dir, 'record-modules.mjs');
     writeFileSync(preload, [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,6 +13,7 @@ import { deletePrefix, SHARED_REDIS, uniquePrefix } from '../store/support/redis
 import { freePort } from '../helpers/free-port.js';
 import { spawnGateway, type GatewayProcess } from '../e2e/budget/support/process.js';
 import { newKey, writeProject } from '../e2e/budget/support/project.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 
@@ -49,7 +50,7 @@ describe('fleet', () => {
     it('counts route files by content, not by folder', () => {
       const filesDir = join(tmpdir(), 'gw-fleet-files');
       const a = writeProject({ filesDir });
-      const copy = mkdtempSync(join(tmpdir(), 'gw-routes-'));
+      const copy = makeTempDir('gw-routes-');
       cpSync(resolve(process.cwd(), 'routes'), copy, { recursive: true });
       const b = editProject(writeProject({ filesDir }), (doc) => { (doc as Record<string, unknown>).routes = copy; });
       expect(hashOf(b)).to.equal(hashOf(a));

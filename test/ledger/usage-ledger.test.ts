@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { createMigratedDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const run = promisify(execFile);
 const ADMIN = 'admin-key-for-ledger-tests';
@@ -44,7 +44,7 @@ describe('ledger: usage rows in PostgreSQL', function () {
 
   before(async () => {
     db = await createMigratedDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'gw-ledger-'));
+    dir = makeTempDir('gw-ledger-');
   });
   after(async () => { await db?.drop(); });
 

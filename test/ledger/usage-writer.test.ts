@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createUsageJournal } from '../../src/ledger/journal.js';
 import { applyMigrations } from '../../src/ledger/migrations.js';
@@ -9,6 +8,7 @@ import { createUsageInsert } from '../../src/ledger/usage-insert.js';
 import { formatUsd, type UsageRow } from '../../src/ledger/usage-row.js';
 import { createUsageWriter } from '../../src/ledger/usage-writer.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 function row(n: number, at = Date.UTC(2026, 10, 20, 12, 0, 0) + n): UsageRow {
   return {
@@ -20,7 +20,7 @@ function row(n: number, at = Date.UTC(2026, 10, 20, 12, 0, 0) + n): UsageRow {
 }
 
 describe('ledger/usage-writer', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gw-writer-'));
+  const dir = makeTempDir('gw-writer-');
 
   describe('#createUsageWriter (insert failures injected)', () => {
     it('writes rows in arrival order through failures: the failed batch and all after it go to the journal, replayed first', async () => {

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
 import { parseDocument } from 'yaml';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const root = process.cwd();
 
@@ -40,7 +40,7 @@ describe('production install files', () => {
 
   describe('scripts/prepare.js', () => {
     it('skips the build without TypeScript (npm ci --omit=dev) and links node_modules/.bin/gateway', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'gw-prepare-'));
+      const dir = makeTempDir('gw-prepare-');
       cpSync(join(root, 'package.json'), join(dir, 'package.json'));
       cpSync(join(root, 'scripts'), join(dir, 'scripts'), { recursive: true });
       mkdirSync(join(dir, 'node_modules'));
@@ -54,7 +54,7 @@ describe('production install files', () => {
     });
 
     it('does nothing when npx runs the project bin (npm_command=exec)', () => {
-      const dir = mkdtempSync(join(tmpdir(), 'gw-prepare-'));
+      const dir = makeTempDir('gw-prepare-');
       cpSync(join(root, 'package.json'), join(dir, 'package.json'));
       cpSync(join(root, 'scripts'), join(dir, 'scripts'), { recursive: true });
       mkdirSync(join(dir, 'node_modules'));

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 /**
  * The engine serves any route file: a project with one extra routes/*.yaml (a second embeddings
@@ -12,7 +12,7 @@ import { startGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js'
 describe('config-driven routes', () => {
   let gw: TestGateway;
   before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-extra-route-'));
+    const dir = makeTempDir('gw-extra-route-');
     cpSync(resolve(process.cwd(), 'routes'), join(dir, 'routes'), { recursive: true });
     cpSync(resolve(process.cwd(), 'test/fixtures/configs/extra-route/vectors.yaml'), join(dir, 'routes', 'vectors.yaml'));
     const doc = parseDocument(readFileSync(resolve(process.cwd(), 'gateway.yaml'), 'utf8'));

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -9,6 +9,7 @@ import { applyMigrations } from '../../src/ledger/migrations.js';
 import { createPgPool } from '../../src/ledger/pg-pool.js';
 import { createUsageInsert } from '../../src/ledger/usage-insert.js';
 import type { UsageRow } from '../../src/ledger/usage-row.js';
+import { makeTempDir } from '../helpers/temp-dir.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ADMIN = 'dashboard-admin-key-0123';
@@ -49,7 +50,7 @@ describe('dashboard /ui in headless Chromium', function () {
     }
     await createUsageInsert(pool)(rows);
     await pool.end();
-    const dir = mkdtempSync(join(tmpdir(), 'gw-ui-'));
+    const dir = makeTempDir('gw-ui-');
     gw = await startGateway({ env: { GATEWAY_LEDGER_URL: db.url, GATEWAY_LEDGER_JOURNAL: join(dir, 'j.jsonl'), GATEWAY_ADMIN_KEYS: ADMIN, GATEWAY_API_KEYS: CLIENT } });
     // Today's traffic goes through the gateway itself.
     for (let i = 0; i < 3; i++) {

@@ -1,6 +1,4 @@
 import { expect } from 'chai';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encodeWav } from '../../../src/providers/sandbox/wav.js';
 import { countKeys, deletePrefix, SHARED_REDIS, uniquePrefix } from '../../store/support/redis.js';
@@ -8,6 +6,7 @@ import { freePort } from '../../helpers/free-port.js';
 import { awayFromMinuteEdge, errorCode, post } from './support/client.js';
 import { spawnGateway, type GatewayProcess } from './support/process.js';
 import { newKey, writeProject, type TestKey } from './support/project.js';
+import { makeTempDir } from '../../helpers/temp-dir.js';
 
 describe('e2e/budget: two gateway processes sharing Redis (127.0.0.1:6379)', function () {
   this.timeout(60_000);
@@ -20,7 +19,7 @@ describe('e2e/budget: two gateway processes sharing Redis (127.0.0.1:6379)', fun
 
   before(async () => {
     const store = { url: `${SHARED_REDIS}?prefix=${encodeURIComponent(prefix)}`, on_error: 'closed' as const };
-    const filesDir = mkdtempSync(join(tmpdir(), 'gw-shared-files-')); // bytes on a shared volume, records in Redis
+    const filesDir = makeTempDir('gw-shared-files-'); // bytes on a shared volume, records in Redis
     const ports = [await freePort(), await freePort()];
     const started = await Promise.all(ports.map((port) => spawnGateway(writeProject({ keys, store, port, discoveryRequests: 6, filesDir }), port, plain.key)));
     gateways.push(...started);
