@@ -294,17 +294,18 @@ async function interleave(args: string[]): Promise<void> {
     }
     const payload = body(chatModel(), stream);
     for (const s of servers) load(s.url, payload, 3000);
-    for (let r = 0; r < rounds && concurrent; r++) {
-      const c0 = servers.map((s) => readCpuMs(s.pid));
-      await Promise.all(servers.map((s) => loadAsync(s.url, payload, burst)));
-      const line = servers.map((s, i) => {
-        const ms = readCpuMs(s.pid) - c0[i]!;
-        s.cpuMs += ms;
-        return ((ms * 1000) / burst).toFixed(0);
-      });
-      console.log(`round ${r + 1}: ${line.join(' / ')} µs/req`);
-    }
-    for (let r = 0; r < rounds && !concurrent; r++) {
+    for (let r = 0; r < rounds; r++) {
+      if (concurrent) {
+        const c0 = servers.map((s) => readCpuMs(s.pid));
+        await Promise.all(servers.map((s) => loadAsync(s.url, payload, burst)));
+        const line = servers.map((s, i) => {
+          const ms = readCpuMs(s.pid) - c0[i]!;
+          s.cpuMs += ms;
+          return ((ms * 1000) / burst).toFixed(0);
+        });
+        console.log(`round ${r + 1}: ${line.join(' / ')} µs/req`);
+        continue;
+      }
       // Every other round runs the servers in reverse order: a server loaded right after another
       // finds the core's caches full of that one's data, and which one precedes which would
       // otherwise bias the comparison the same way every round.

@@ -191,7 +191,6 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
   };
 }
 
-
 /** gateway.yaml `store.responses` over the defaults. */
 function responseStoreLimits(spec: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number } | undefined): ResponseStoreLimits {
   const d = DEFAULT_RESPONSE_STORE_LIMITS;
