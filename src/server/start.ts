@@ -12,6 +12,7 @@ import { createLogger } from './logger.js';
 import { attachRealtime } from './realtime-upgrade.js';
 import { createSharedServices, type SharedServices } from './services.js';
 import { answerWhileStarting } from './starting.js';
+import { collectStartupGarbage } from './startup-gc.js';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -31,12 +32,26 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
+/** How `startGateway` listens and starts. */
+export interface StartOptions {
+  host?: string;
+  /** `0` picks a free port. */
+  port?: number;
+  logger?: Logger;
+  /**
+   * Run one full garbage collection before reporting ready (startup-gc.ts): set by `gateway
+   * serve`, whose process is the gateway's own. An embedding process (the tests) leaves it off:
+   * its heap is not the gateway's, and collecting it would cost every start.
+   */
+  collectStartupGarbage?: boolean;
+}
+
 /**
  * Starts the HTTP server for a compiled runtime. `port: 0` picks a free port. It listens at
  * once and answers 503 `starting` (readiness included) until the shared services are up, then
  * serves the pipeline and reports ready.
  */
-export async function startGateway(runtime: Runtime, options: { host?: string; port?: number; logger?: Logger } = {}): Promise<RunningGateway> {
+export async function startGateway(runtime: Runtime, options: StartOptions = {}): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger(runtime.config.server.log_level);
   const lifecycle = createLifecycle();
   const store = createRuntimeStore(runtime);
@@ -71,6 +86,7 @@ export async function startGateway(runtime: Runtime, options: { host?: string; p
   server.off('request', starting);
   server.on('request', app.koa.callback());
   const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
+  if (options.collectStartupGarbage) collectStartupGarbage();
   lifecycle.markReady();
   const services: SharedServices = shared;
   return {
