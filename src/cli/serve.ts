@@ -23,7 +23,7 @@ export async function runServe(configPath: string): Promise<number> {
     return 1;
   }
   const logger = createLogger(runtime.config.server.log_level, { buffered: true });
-  const gw = await startGateway(runtime, { logger, collectStartupGarbage: true });
+  const gw = await startGateway(runtime, { logger, warmStart: true });
   const enabled = [...runtime.providers.values()].filter((p) => !p.missing).map((p) => p.name);
   logger.info({ url: gw.url, providers: enabled, models: runtime.models.size }, 'gateway listening');
   // The log is buffered (one write per 4 KiB): push it out at least once a second.

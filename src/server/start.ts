@@ -13,6 +13,7 @@ import { attachRealtime } from './realtime-upgrade.js';
 import { createSharedServices, type SharedServices } from './services.js';
 import { answerWhileStarting } from './starting.js';
 import { collectStartupGarbage } from './startup-gc.js';
+import { warmUpHttpClient } from '../upstream/warm-up.js';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -39,11 +40,13 @@ export interface StartOptions {
   port?: number;
   logger?: Logger;
   /**
-   * Run one full garbage collection before reporting ready (startup-gc.ts): set by `gateway
-   * serve`, whose process is the gateway's own. An embedding process (the tests) leaves it off:
-   * its heap is not the gateway's, and collecting it would cost every start.
+   * Before reporting ready, send one request through a throwaway upstream client
+   * (upstream/warm-up.ts), then run one full garbage collection (startup-gc.ts), so the first
+   * burst of traffic pays for neither. Set by `gateway serve`, whose process is the gateway's
+   * own. An embedding process (the tests) leaves it off: its heap is not the gateway's, and
+   * collecting it would cost every start.
    */
-  collectStartupGarbage?: boolean;
+  warmStart?: boolean;
 }
 
 /**
@@ -86,7 +89,10 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   server.off('request', starting);
   server.on('request', app.koa.callback());
   const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
-  if (options.collectStartupGarbage) collectStartupGarbage();
+  if (options.warmStart) {
+    await warmUpHttpClient();
+    collectStartupGarbage();
+  }
   lifecycle.markReady();
   const services: SharedServices = shared;
   return {

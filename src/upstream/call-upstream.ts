@@ -53,10 +53,15 @@ const agents = new Map<number, Agent>();
 function agentFor(connectMs: number): Agent {
   let agent = agents.get(connectMs);
   if (!agent) {
-    agent = new Agent({ connections: 256, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1, connect: { timeout: connectMs } });
+    agent = newUpstreamAgent(connectMs);
     agents.set(connectMs, agent);
   }
   return agent;
+}
+
+/** A keep-alive pool per origin, as every upstream call uses (warm-up.ts makes a throwaway one). */
+export function newUpstreamAgent(connectMs: number): Agent {
+  return new Agent({ connections: 256, keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1, connect: { timeout: connectMs } });
 }
 
 // undici's top-level request() parses its URL string into a URL object on every call (about
