@@ -10,9 +10,10 @@ const WARM_UP_TIMEOUT_MS = 1000;
  * then closes both. `gateway serve` runs it before reporting ready, so the first burst of
  * traffic does not also pay for what a process's first HTTP exchange costs once: undici
  * compiles its HTTP parser (WebAssembly) on its first connection, and the client's and the
- * server's request code runs for the first time (cold code runs in V8's interpreter). Measured
- * on the first 16-connection burst after a start: longest event-loop delay median 11.3 -> 7.4 ms
- * (docs/performance.md). Never throws: a start without it is only colder.
+ * server's request code runs for the first time (cold code runs in V8's interpreter). With the
+ * scavenge after it (server/startup-gc.ts), the longest event-loop delay of the first
+ * 16-connection burst after a start went from 9.1–25.2 ms to 5.6–14.6 ms (docs/performance.md).
+ * Never throws: a start without it is only colder.
  */
 export async function warmUpHttpClient(): Promise<void> {
   const server = createServer((req, res) => {
