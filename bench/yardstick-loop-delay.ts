@@ -10,6 +10,10 @@
  * equal; the machine taking the core away if much less) are appended as one JSON line to
  * LOOP_DELAY_FILE at exit, or written to stderr without it. Startup is not measured: the loop
  * is expected to be busy then, and readiness waits for it.
+ *
+ * Not loop-monitor.ts (npm run bench's preload): that one keeps monitorEventLoopDelay's
+ * histogram per case, read on SIGUSR2, which the yardstick never sends, and a histogram
+ * cannot say when its longest delay came or whether the process was working through it.
  */
 import { appendFileSync } from 'node:fs';
 import { Server } from 'node:http';
