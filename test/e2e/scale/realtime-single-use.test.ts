@@ -28,7 +28,7 @@ describe('e2e/scale: signed realtime URLs across two instances on one Redis (127
   before(async () => {
     const store = { url: `${SHARED_REDIS}?prefix=${encodeURIComponent(prefix)}`, on_error: 'closed' as const };
     const ports = [await freePort(), await freePort()];
-    gateways.push(...await Promise.all(ports.map((port) => spawnGateway(writeProject({ keys: [key], store, port, realtimeSecret: 'shared-realtime-secret-0123456789' }), port, key.key))));
+    gateways.push(...await Promise.all(ports.map((port) => spawnGateway(writeProject({ keys: [key], store, port, realtimeSecret: 'shared-realtime-secret-0123456789' }), port, key.key, { LOG_LEVEL: 'warn' }))));
   });
   after(async () => {
     await Promise.all(gateways.map((g) => g.stop()));
@@ -46,7 +46,8 @@ describe('e2e/scale: signed realtime URLs across two instances on one Redis (127
     const on = (g: GatewayProcess) => `${g.url.replace(/^http/, 'ws')}${signed.pathname}${signed.search}`;
     // Used on instance B (signed on A: one shared secret)...
     const first = await attempt(on(gateways[1]!));
-    expect(first.closeCode).to.equal(1000);
+    // On failure, say how the attempt ended and what instance B logged (its refusal's cause).
+    expect(first.closeCode, `${JSON.stringify(first)}\n${gateways[1]!.output()}`).to.equal(1000);
     expect(first.openSeconds).to.be.lessThan(2);
     // ...then refused everywhere, so the session cannot run past its duration by reconnecting.
     expect(await attempt(on(gateways[0]!))).to.deep.equal({ refused: 401 });

@@ -9,7 +9,9 @@ export interface GatewayProcess { url: string; stop(): Promise<void>; output(): 
 /**
  * Spawns `gateway serve --config <file>`: the compiled CLI when these tests run compiled
  * (dist/test), else the TypeScript sources through tsx. Resolves once the gateway answers an
- * authenticated GET /v1/models (authenticated, so the anonymous limit is not touched).
+ * authenticated GET /v1/models (authenticated, so the anonymous limit is not touched) and
+ * GET /readyz with 200: what a balancer waits for before it routes to an instance (with
+ * `store.on_error: closed`, /readyz stays 503 until the store answers).
  */
 export async function spawnGateway(configPath: string, port: number, readyKey: string, env: Record<string, string> = {}): Promise<GatewayProcess> {
   const compiled = fileURLToPath(import.meta.url).endsWith('.js') && existsSync(resolve(process.cwd(), 'dist/src/cli/main.js'));
@@ -28,7 +30,7 @@ export async function spawnGateway(configPath: string, port: number, readyKey: s
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}:\n${output}`);
     try {
       const res = await fetch(`${url}/v1/models`, { headers: { authorization: `Bearer ${readyKey}` } });
-      if (res.ok) break;
+      if (res.ok && (await fetch(`${url}/readyz`)).ok) break;
     } catch {
       // not listening yet
     }
