@@ -86,13 +86,16 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   }
   await counterLoaded;
   const app = createApp(store, shared, logger, lifecycle);
-  server.off('request', starting);
-  server.on('request', app.koa.callback());
-  const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
   if (options.warmStart) {
     await warmUpHttpClient();
     collectStartupGarbage();
   }
+  // The pipeline and the realtime upgrades take over in the same turn as readiness: until then
+  // every request (an upgrade too: with no 'upgrade' listener node hands it to 'request') gets
+  // 503 `starting`, never a half-started gateway (served calls, refused sessions).
+  server.off('request', starting);
+  server.on('request', app.koa.callback());
+  const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
   lifecycle.markReady();
   const services: SharedServices = shared;
   return {

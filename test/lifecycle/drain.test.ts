@@ -1,4 +1,4 @@
-import { request as httpRequest, Agent } from 'node:http';
+import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
 import OpenAI from 'openai';
@@ -8,6 +8,28 @@ import { freePort } from '../helpers/free-port.js';
 
 const KEY = 'test-key-lifecycle';
 const ask = [{ role: 'user' as const, content: 'hello' }];
+
+/**
+ * One WebSocket upgrade on the realtime path with a token no gateway signed: its status and
+ * error code, or undefined when nothing listens yet. A ready gateway answers 401.
+ */
+function upgradeAttempt(port: number): Promise<{ status: number; code: string | undefined } | undefined> {
+  return new Promise((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/v1/realtime/ws?token=not-a-signed-token', headers: { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==' } });
+    req.on('error', () => resolve(undefined));
+    req.on('upgrade', (res: IncomingMessage, socket) => { socket.destroy(); resolve({ status: res.statusCode ?? 0, code: undefined }); });
+    req.on('response', (res: IncomingMessage) => {
+      let text = '';
+      res.on('data', (c: Buffer) => { text += c.toString(); });
+      res.on('end', () => {
+        let code: string | undefined;
+        try { code = (JSON.parse(text) as { error?: { code?: string } }).error?.code; } catch { code = undefined; }
+        resolve({ status: res.statusCode ?? 0, code });
+      });
+    });
+    req.end();
+  });
+}
 
 /** Opens a keep-alive connection, makes one request on it and leaves it idle; resolves when the server closes it. */
 async function idleKeepAliveConnection(url: string): Promise<{ closed: Promise<void> }> {
@@ -156,5 +178,23 @@ describe('readiness while starting (gateway serve)', () => {
     const after = await fetch(`${gw.url}/readyz`);
     // Ready, with the fleet fields of issue 12.6 (the store answers now).
     expect(await after.json()).to.deep.include({ status: 'ready' });
+  });
+
+  it('refuses realtime upgrades as starting, never as shutting down, until the first one is checked like any (warm start included)', async () => {
+    const port = await freePort();
+    // A memory store: the only window before ready is serve's warm start (a request through a
+    // throwaway upstream client, then a young-generation collection).
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'realtime:\n  secret: test-realtime-secret\n' }) });
+    gw = await startServe(dir, port, {}, false);
+    const answers: Array<{ status: number; code: string | undefined }> = [];
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const answer = await upgradeAttempt(port);
+      if (answer) answers.push(answer);
+      if (answer?.status === 401 || Date.now() > deadline) break;
+    }
+    expect(answers.at(-1), 'a ready gateway checks the token').to.deep.equal({ status: 401, code: 'invalid_session_token' });
+    // Every answer before that one came from the starting gateway, which says so.
+    for (const early of answers.slice(0, -1)) expect(early).to.deep.equal({ status: 503, code: 'starting' });
   });
 });
