@@ -41,8 +41,8 @@ export interface StartOptions {
   logger?: Logger;
   /**
    * Before reporting ready, send one request through a throwaway upstream client
-   * (upstream/warm-up.ts), then collect the young generation (startup-gc.ts), so the first
-   * burst of traffic pays for neither. Set by `gateway serve`, whose process is the gateway's
+   * (upstream/warm-up.ts, while the shared services open), then collect the young generation
+   * (startup-gc.ts), so the first burst of traffic pays for neither. Set by `gateway serve`, whose process is the gateway's
    * own. An embedding process (the tests) leaves it off: its heap is not the gateway's, and
    * collecting it would cost every start.
    */
@@ -50,9 +50,18 @@ export interface StartOptions {
 }
 
 /**
- * Starts the HTTP server for a compiled runtime. `port: 0` picks a free port. It listens at
- * once and answers 503 `starting` (readiness included) until the shared services are up, then
- * serves the pipeline and reports ready.
+ * How long a start waits for its shared services (store, ledger) and token counter before it
+ * listens anyway, answering 503 `starting` meanwhile. A start with nothing slow to wait for is
+ * up well within it (memory store: ~15 ms), so it goes from a closed port straight to ready and
+ * no client polling an API route ever reads a 503; a start waiting on Redis (up to its 2 s
+ * connect wait) or PostgreSQL answers /healthz and `starting` from here on.
+ */
+const LISTEN_WAIT_MS = 250;
+
+/**
+ * Starts the HTTP server for a compiled runtime. `port: 0` picks a free port. The shared
+ * services open first; once up, or after LISTEN_WAIT_MS, it listens, answering 503 `starting`
+ * (readiness included) until they are up, then serves the pipeline and reports ready.
  */
 export async function startGateway(runtime: Runtime, options: StartOptions = {}): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger(runtime.config.server.log_level);
@@ -67,18 +76,31 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   // loads its tables alongside the rest of startup, and the gateway reports ready once it has
   // (see billing/bpe.ts).
   const counterLoaded = needsTokenCounts(runtime) ? startBpeWorker() : undefined;
+  const opening = createSharedServices(runtime, logger);
+  // Handled here so a failure while the warm-up runs is not an unhandled rejection; it is
+  // thrown below, where `opening` is awaited.
+  opening.catch(() => undefined);
+  // The warm-up needs no server: it runs while the store connects.
+  if (options.warmStart) await warmUpHttpClient();
+  await settledOrAfter(Promise.all([opening, counterLoaded]), LISTEN_WAIT_MS);
   const starting = answerWhileStarting(runtime);
   server.on('request', starting);
   const host = options.host ?? runtime.config.server.host;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? runtime.config.server.port, host, () => { server.off('error', reject); resolve(); });
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? runtime.config.server.port, host, () => { server.off('error', reject); resolve(); });
+    });
+  } catch (e) {
+    // Port taken: what did open (store, ledger) is closed, as when opening fails.
+    await opening.then((s) => s.close(), () => undefined).catch(() => undefined);
+    throw e;
+  }
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   let shared: SharedServices;
   try {
-    shared = await createSharedServices(runtime, logger);
+    shared = await opening;
   } catch (e) {
     server.closeAllConnections();
     server.close();
@@ -86,10 +108,7 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   }
   await counterLoaded;
   const app = createApp(store, shared, logger, lifecycle);
-  if (options.warmStart) {
-    await warmUpHttpClient();
-    collectStartupGarbage();
-  }
+  if (options.warmStart) collectStartupGarbage();
   // The pipeline and the realtime upgrades take over in the same turn as readiness: until then
   // every request (an upgrade too: with no 'upgrade' listener node hands it to 'request') gets
   // 503 `starting`, never a half-started gateway (served calls, refused sessions).
@@ -125,4 +144,13 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
 /** True when some configured key's calls are counted (key-policy.ts: a token limit or a budget). */
 function needsTokenCounts(runtime: Runtime): boolean {
   return runtime.keys.some(countsTokens);
+}
+
+/** Resolves when `work` settles (either way) or after `ms`, whichever comes first. */
+function settledOrAfter(work: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => { clearTimeout(timer); resolve(); };
+    work.then(done, done);
+  });
 }

@@ -1,4 +1,5 @@
 import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
 import OpenAI from 'openai';
@@ -178,6 +179,35 @@ describe('readiness while starting (gateway serve)', () => {
     const after = await fetch(`${gw.url}/readyz`);
     // Ready, with the fleet fields of issue 12.6 (the store answers now).
     expect(await after.json()).to.deep.include({ status: 'ready' });
+  });
+
+  it('goes from a closed port straight to ready when it has nothing to wait for (memory store): no 503 starting for a poller', async () => {
+    const port = await freePort();
+    gw = await startServe(writeProject({ 'gateway.yaml': baseConfig({ port }) }), port, {}, false);
+    const seen = new Set<number>();
+    for (;;) {
+      const status = await fetch(`${gw.url}/v1/models`).then((r) => r.status, () => 0);
+      if (status !== 0) seen.add(status);
+      if (status === 200) break;
+      if (gw.child.exitCode !== null) throw new Error(gw.output());
+    }
+    expect([...seen]).to.deep.equal([200]);
+  });
+
+  it('exits 1 with the listen error when its port is taken, closing the store it opened (Redis)', async () => {
+    const blocker = createNetServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'store:\n  url: redis://127.0.0.1:6379\n  on_error: open\nrealtime:\n  secret: test-realtime-secret\n' }) });
+      gw = await startServe(dir, port, {}, false);
+      // An open Redis connection left behind would keep the process alive: it must exit.
+      const code = await Promise.race([gw.exited, new Promise((r) => setTimeout(() => r('still running'), 10_000))]);
+      expect(code).to.equal(1);
+      expect(gw.output()).to.include('EADDRINUSE');
+    } finally {
+      blocker.close();
+    }
   });
 
   it('refuses realtime upgrades as starting, never as shutting down, until the first one is checked like any (warm start included)', async () => {
