@@ -42,9 +42,9 @@ export interface StartOptions {
   /**
    * Before reporting ready, send one request through a throwaway upstream client
    * (upstream/warm-up.ts, while the shared services open), then collect the young generation
-   * (startup-gc.ts), so the first burst of traffic pays for neither. Set by `gateway serve`, whose process is the gateway's
-   * own. An embedding process (the tests) leaves it off: its heap is not the gateway's, and
-   * collecting it would cost every start.
+   * (startup-gc.ts), so the first burst of traffic pays for neither. Set by `gateway serve`,
+   * whose process is the gateway's own. An embedding process (the tests) leaves it off: its
+   * heap is not the gateway's, and collecting it would cost every start.
    */
   warmStart?: boolean;
 }

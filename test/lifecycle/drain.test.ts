@@ -212,9 +212,9 @@ describe('readiness while starting (gateway serve)', () => {
 
   it('refuses realtime upgrades as starting, never as shutting down, until the first one is checked like any (warm start included)', async () => {
     const port = await freePort();
-    // A memory store: the only window before ready is serve's warm start (a request through a
-    // throwaway upstream client, then a young-generation collection).
-    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'realtime:\n  secret: test-realtime-secret\n' }) });
+    // A Redis that refuses connections: the gateway listens after 250 ms and answers `starting`
+    // until its connect wait is over; the warm start comes before ready too.
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, extra: 'store:\n  url: redis://127.0.0.1:1\n  on_error: open\nrealtime:\n  secret: test-realtime-secret\n' }) });
     gw = await startServe(dir, port, {}, false);
     const answers: Array<{ status: number; code: string | undefined }> = [];
     const deadline = Date.now() + 20_000;
@@ -225,6 +225,7 @@ describe('readiness while starting (gateway serve)', () => {
     }
     expect(answers.at(-1), 'a ready gateway checks the token').to.deep.equal({ status: 401, code: 'invalid_session_token' });
     // Every answer before that one came from the starting gateway, which says so.
+    expect(answers.length, 'upgrades answered while starting').to.be.greaterThan(1);
     for (const early of answers.slice(0, -1)) expect(early).to.deep.equal({ status: 503, code: 'starting' });
   });
 });
