@@ -8,10 +8,14 @@ import { createLogger } from '../server/logger.js';
 import { startGateway } from '../server/start.js';
 import { pidFilePath, reloadOnHangup } from './reload.js';
 
+/** Signals this close to the one that started the drain are the same request delivered twice. */
+const REPEATED_SIGNAL_MS = 250;
+
 /**
  * `gateway serve`: compile the config (refuse to start on errors) and listen. SIGHUP reloads
  * the config; SIGTERM/SIGINT drain gracefully (`server.shutdown_grace_s`) and exit 0; a second
- * SIGTERM/SIGINT during the drain exits at once with 1.
+ * SIGTERM/SIGINT during the drain, REPEATED_SIGNAL_MS or more after the first, exits at once
+ * with 1.
  */
 export async function runServe(configPath: string): Promise<number> {
   const { runtime, diagnostics } = compile(loadProject(configPath));
@@ -34,13 +38,19 @@ export async function runServe(configPath: string): Promise<number> {
   const pidFile = writePidFile();
   const stopReloading = reloadOnHangup(configPath, gw, logger, printGeneratedKey);
   let draining = false;
+  let drainSignalAt = 0;
   const stop = (signal: NodeJS.Signals) => {
     if (draining) {
+      // One Ctrl-C can arrive twice within a few ms: from the terminal (to the whole process
+      // group) and forwarded by npm (`npm start` execs the gateway as npm's child). Only a later
+      // signal is someone asking again.
+      if (Date.now() - drainSignalAt < REPEATED_SIGNAL_MS) return;
       logger.warn({ signal }, 'second signal during drain; exiting now');
       logger.flush();
       process.exit(1);
     }
     draining = true;
+    drainSignalAt = Date.now();
     stopReloading();
     logger.info({ signal }, 'shutting down');
     gw.drain().then(

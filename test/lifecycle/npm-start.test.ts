@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, type Socket } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -15,6 +16,7 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Polls `check` every 50 ms for up to `ms`; its last answer. */
 async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
@@ -24,32 +26,82 @@ async function until(check: () => boolean | Promise<boolean>, ms: number): Promi
   return check();
 }
 
-describe('npm start (the README\'s start command) under a process manager', function () {
-  this.timeout(30_000);
+/** `npm start` in the repo (the README's start command), in its own process group, ready; with the gateway's pid. */
+async function npmStart(port: number): Promise<{ npm: ChildProcess; gatewayPid: number; output(): string }> {
+  const pidFile = join(makeTempDir('gw-npm-start-'), 'gateway.pid');
+  const npm = spawn('npm', ['start'], {
+    cwd: process.cwd(),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), GATEWAY_API_KEYS: 'test-key-npm-start', GATEWAY_PID_FILE: pidFile, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, as a terminal's foreground job is: a Ctrl-C reaches the whole group.
+    detached: true,
+  });
+  let out = '';
+  npm.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
+  npm.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
+  const ready = await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)), 20_000);
+  if (!ready || !existsSync(pidFile)) throw new Error(`npm start did not come up:\n${out}`);
+  return { npm, gatewayPid: Number(readFileSync(pidFile, 'utf8').trim()), output: () => out };
+}
 
-  it('a SIGTERM to npm reaches the gateway: it drains and exits, no orphan left serving', async () => {
-    const port = await freePort();
-    const pidFile = join(makeTempDir('gw-npm-start-'), 'gateway.pid');
-    // What `docker stop` or systemd does to `CMD ["npm", "start"]`: signal npm's own pid only.
-    const npm = spawn('npm', ['start'], {
-      cwd: process.cwd(),
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), GATEWAY_API_KEYS: 'test-key-npm-start', GATEWAY_PID_FILE: pidFile, LOG_LEVEL: 'warn' },
-      stdio: 'ignore',
+/** A request the gateway is still reading: headers sent, body not finished. */
+function heldRequest(port: number): Promise<Socket> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1', () => {
+      socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer test-key-npm-start\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{');
+      resolve(socket);
     });
-    const npmExited = new Promise<number | null>((r) => npm.once('exit', (code) => r(code)));
-    let gatewayPid = 0;
-    try {
-      expect(await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)), 20_000), 'ready').to.equal(true);
-      expect(existsSync(pidFile), 'pid file').to.equal(true);
-      gatewayPid = Number(readFileSync(pidFile, 'utf8').trim());
-      expect(gatewayPid).to.be.greaterThan(0);
-      npm.kill('SIGTERM');
-      expect(await until(() => !alive(gatewayPid), 10_000), 'the gateway process exited').to.equal(true);
-      await npmExited;
-      expect(await fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'answered', () => 'refused')).to.equal('refused');
-    } finally {
-      if (gatewayPid && alive(gatewayPid)) process.kill(gatewayPid, 'SIGKILL');
-      if (npm.exitCode === null) npm.kill('SIGKILL');
-    }
+    socket.on('error', () => undefined);
+  });
+}
+
+describe('npm start (the README\'s start command) and signals', function () {
+  this.timeout(40_000);
+  let started: { npm: ChildProcess; gatewayPid: number } | undefined;
+  afterEach(() => {
+    if (started && alive(started.gatewayPid)) process.kill(started.gatewayPid, 'SIGKILL');
+    if (started?.npm.exitCode === null) started.npm.kill('SIGKILL');
+    started = undefined;
+  });
+
+  it('a SIGTERM to npm alone (docker stop, systemd) reaches the gateway: it drains and exits, no orphan left serving', async () => {
+    const port = await freePort();
+    const s = await npmStart(port);
+    started = s;
+    s.npm.kill('SIGTERM');
+    expect(await until(() => !alive(s.gatewayPid), 10_000), `the gateway exited:\n${s.output()}`).to.equal(true);
+    expect(await fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'answered', () => 'refused')).to.equal('refused');
+  });
+
+  it('a Ctrl-C (SIGINT to the process group, forwarded again by npm) drains the request in flight, not exits at once', async () => {
+    const port = await freePort();
+    const s = await npmStart(port);
+    started = s;
+    const held = await heldRequest(port);
+    let answer = '';
+    held.on('data', (c: Buffer) => { answer += c.toString(); });
+    process.kill(-s.npm.pid!, 'SIGINT');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(alive(s.gatewayPid), `still draining:\n${s.output()}`).to.equal(true);
+    // The request ends; the drain finishes with it.
+    held.end('}');
+    expect(await until(() => !alive(s.gatewayPid), 10_000), `the gateway exited:\n${s.output()}`).to.equal(true);
+    expect(answer).to.match(/^HTTP\/1\.1 400 /);
+    expect(s.output()).to.include('gateway stopped');
+    expect(s.output()).to.not.include('second signal');
+  });
+
+  it('a second signal asked for later still exits at once', async () => {
+    const port = await freePort();
+    const s = await npmStart(port);
+    started = s;
+    const held = await heldRequest(port);
+    process.kill(s.gatewayPid, 'SIGTERM');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(alive(s.gatewayPid)).to.equal(true);
+    process.kill(s.gatewayPid, 'SIGTERM');
+    expect(await until(() => !alive(s.gatewayPid), 5_000), `the gateway exited:\n${s.output()}`).to.equal(true);
+    expect(s.output()).to.include('second signal during drain; exiting now');
+    held.destroy();
   });
 });
