@@ -44,13 +44,17 @@ async function npmStart(port: number): Promise<{ npm: ChildProcess; gatewayPid: 
   return { npm, gatewayPid: Number(readFileSync(pidFile, 'utf8').trim()), output: () => out };
 }
 
-/** A request the gateway is still reading: headers sent, body not finished. */
+/**
+ * A request the gateway is still reading: headers sent, body not finished. Resolves once the
+ * gateway has taken it in (its `100 Continue`: node answers that as it hands the request to
+ * the pipeline), so a signal sent next finds it in flight.
+ */
 function heldRequest(port: number): Promise<Socket> {
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1', () => {
-      socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer test-key-npm-start\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{');
-      resolve(socket);
+      socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer test-key-npm-start\r\nContent-Type: application/json\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n{');
     });
+    socket.once('data', (c: Buffer) => (c.toString().startsWith('HTTP/1.1 100 ') ? resolve(socket) : reject(new Error(`no 100 Continue: ${c.toString()}`))));
     socket.on('error', () => undefined);
   });
 }
@@ -86,7 +90,7 @@ describe('npm start (the README\'s start command) and signals', function () {
     // The request ends; the drain finishes with it.
     held.end('}');
     expect(await until(() => !alive(s.gatewayPid), 10_000), `the gateway exited:\n${s.output()}`).to.equal(true);
-    expect(answer).to.match(/^HTTP\/1\.1 400 /);
+    expect(answer).to.match(/^HTTP\/1\.1 400 /m);
     expect(s.output()).to.include('gateway stopped');
     expect(s.output()).to.not.include('second signal');
   });
