@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { freePort } from '../helpers/free-port.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { makeTempDir } from '../helpers/temp-dir.js';
 
 /** True while a process with this pid exists. */
@@ -16,14 +17,9 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Polls `check` every 50 ms for up to `ms`; its last answer. */
-async function until(check: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return check();
+/** Waits for `check` (helpers/wait-for.ts); a timeout's error carries the gateway's output. */
+async function until(check: () => boolean | Promise<boolean>, ms: number, label: string, output: () => string): Promise<void> {
+  await waitFor(async () => check(), ms, label).catch((e: Error) => { throw new Error(`${e.message}:\n${output()}`); });
 }
 
 /** `npm start` in the repo (the README's start command), in its own process group, ready; with the gateway's pid. */
@@ -39,8 +35,8 @@ async function npmStart(port: number): Promise<{ npm: ChildProcess; gatewayPid: 
   let out = '';
   npm.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
   npm.stderr!.on('data', (c: Buffer) => { out += c.toString(); });
-  const ready = await until(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)), 20_000);
-  if (!ready || !existsSync(pidFile)) throw new Error(`npm start did not come up:\n${out}`);
+  await until(() => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false), 20_000, 'npm start to be ready', () => out);
+  if (!existsSync(pidFile)) throw new Error(`npm start wrote no pid file:\n${out}`);
   return { npm, gatewayPid: Number(readFileSync(pidFile, 'utf8').trim()), output: () => out };
 }
 
@@ -73,7 +69,7 @@ describe('npm start (the README\'s start command) and signals', function () {
     const s = await npmStart(port);
     started = s;
     s.npm.kill('SIGTERM');
-    expect(await until(() => !alive(s.gatewayPid), 10_000), `the gateway exited:\n${s.output()}`).to.equal(true);
+    await until(() => !alive(s.gatewayPid), 10_000, 'the gateway to exit', s.output);
     expect(await fetch(`http://127.0.0.1:${port}/healthz`).then(() => 'answered', () => 'refused')).to.equal('refused');
   });
 
@@ -89,7 +85,7 @@ describe('npm start (the README\'s start command) and signals', function () {
     expect(alive(s.gatewayPid), `still draining:\n${s.output()}`).to.equal(true);
     // The request ends; the drain finishes with it.
     held.end('}');
-    expect(await until(() => !alive(s.gatewayPid), 10_000), `the gateway exited:\n${s.output()}`).to.equal(true);
+    await until(() => !alive(s.gatewayPid), 10_000, 'the gateway to exit', s.output);
     expect(answer).to.match(/^HTTP\/1\.1 400 /m);
     expect(s.output()).to.include('gateway stopped');
     expect(s.output()).to.not.include('second signal');
@@ -104,7 +100,7 @@ describe('npm start (the README\'s start command) and signals', function () {
     await new Promise((r) => setTimeout(r, 700));
     expect(alive(s.gatewayPid)).to.equal(true);
     process.kill(s.gatewayPid, 'SIGTERM');
-    expect(await until(() => !alive(s.gatewayPid), 5_000), `the gateway exited:\n${s.output()}`).to.equal(true);
+    await until(() => !alive(s.gatewayPid), 5_000, 'the gateway to exit', s.output);
     expect(s.output()).to.include('second signal during drain; exiting now');
     held.destroy();
   });

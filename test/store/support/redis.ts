@@ -93,14 +93,8 @@ export async function startRedisChild(port?: number, extraArgs: string[] = []): 
   };
 }
 
-/** Polls `check` until it is true (or throws after `ms`). */
-export async function waitFor(check: () => Promise<boolean>, ms = 10_000, label = 'condition'): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${label}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Polling helper, re-exported for the store tests that import it from here. */
+export { waitFor } from '../../helpers/wait-for.js';
 
 /**
  * A view of `client` whose every method call fails with "connection lost" while `isDown()`
