@@ -1,7 +1,7 @@
-import type { Dispatcher } from 'undici';
 import { Agent, errors as undiciErrors } from './undici-core.js';
 import type { AttemptFailure } from '../routing/outcome.js';
 import type { CallSignal } from './request-abort.js';
+import { dispatchUpstream, type UpstreamBody, type UpstreamHeaders } from './upstream-body.js';
 
 /** Deadlines of one attempt (routing `timeouts`). */
 export interface AttemptTimeouts { readonly connectMs: number; readonly firstByteMs: number; readonly idleMs: number }
@@ -35,13 +35,13 @@ export interface UpstreamCall {
 export interface UpstreamAnswer {
   readonly ok: true;
   readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: Dispatcher.ResponseData['body'];
+  readonly headers: UpstreamHeaders;
+  readonly body: UpstreamBody;
 }
 
 /** An error status (body unread, for the error decoder) or a transport failure. */
 export type UpstreamFailed =
-  | { readonly ok: false; readonly failure: Extract<AttemptFailure, { kind: 'status' }>; readonly status: number; readonly headers: Record<string, string | string[] | undefined>; readonly body: Dispatcher.ResponseData['body'] }
+  | { readonly ok: false; readonly failure: Extract<AttemptFailure, { kind: 'status' }>; readonly status: number; readonly headers: UpstreamHeaders; readonly body: UpstreamBody }
   | { readonly ok: false; readonly failure: Exclude<AttemptFailure, { kind: 'status' }>; readonly status?: undefined; readonly error: unknown };
 
 /** The reason the total-deadline abort carries, so it is told apart from a client abort. */
@@ -93,24 +93,23 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer |
   }
   try {
     const { origin, path } = originAndPath(call.url);
-    const res = await agentFor(call.timeouts.connectMs).request({
+    const res = await dispatchUpstream(agentFor(call.timeouts.connectMs), {
       origin,
       path,
       method: call.method ?? 'POST',
       headers: call.headers,
       body: call.body,
-      signal: call.signal,
       headersTimeout: call.timeouts.firstByteMs,
       bodyTimeout: call.timeouts.idleMs,
-    });
+    }, call.signal);
     if (call.trace) call.trace.firstByteAt = Date.now();
-    if (res.statusCode >= 400) {
-      const failure = { kind: 'status', status: res.statusCode, headers: res.headers } as const;
+    if (res.status >= 400) {
+      const failure = { kind: 'status', status: res.status, headers: res.headers } as const;
       if (call.trace) call.trace.failure = failure;
-      return { ok: false, failure, status: res.statusCode, headers: res.headers, body: res.body };
+      return { ok: false, failure, status: res.status, headers: res.headers, body: res.body };
     }
     if (call.trace) call.trace.failure = undefined;
-    return { ok: true, status: res.statusCode, headers: res.headers, body: res.body };
+    return { ok: true, status: res.status, headers: res.headers, body: res.body };
   } catch (e) {
     const failure = classifyTransportError(e, call.signal);
     if (call.trace) call.trace.failure = failure;
@@ -133,9 +132,7 @@ export function classifyTransportError(e: unknown, signal: CallSignal): Exclude<
   return { kind: 'reset' };
 }
 
-/** Discards an unread body (undici reports an error for a body destroyed unread: swallowed here). */
-export function discardBody(body: { on(event: 'error', listener: () => void): unknown; destroy(): unknown; destroyed?: boolean }): void {
-  if (body.destroyed) return;
-  body.on('error', () => undefined);
+/** Discards an unread body (the request is aborted when the body is not complete). */
+export function discardBody(body: UpstreamBody): void {
   body.destroy();
 }

@@ -1,6 +1,6 @@
-import type { Dispatcher } from 'undici';
 import { GatewayError, errors } from '../errors/gateway-error.js';
 import type { AttemptFailure } from '../routing/outcome.js';
+import type { UpstreamBody, UpstreamHeaders } from './upstream-body.js';
 import { callUpstream, classifyTransportError, type AttemptTimeouts, type UpstreamCall } from './call-upstream.js';
 
 /** Connect deadline when a caller names only one timeout (the routing default). */
@@ -20,8 +20,8 @@ export interface UpstreamRequest extends Omit<UpstreamCall, 'timeouts'> {
 
 export interface UpstreamResponse {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  headers: UpstreamHeaders;
+  body: UpstreamBody;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { SseFrame } from '../codecs/codec.js';
+import { UpstreamBody, type ChunkSink } from './upstream-body.js';
 
 /**
  * The gateway's one reader of upstream server-sent events (translated and same-format streams):
@@ -15,7 +16,7 @@ import type { SseFrame } from '../codecs/codec.js';
  * read, so a proxy writes what one read brought in one write.
  */
 export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<SseFrame[]> {
-  return new ReadableSseReader(readableOf(body), (text) => {
+  return readerOf(body, (text) => {
     const { frames } = splitSseBlocks(text);
     return frames.length > 0 ? frames : undefined;
   });
@@ -29,12 +30,13 @@ export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIt
  * event (identity-stage.ts).
  */
 export function readSseText(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<readonly [string]> {
-  return new ReadableSseReader(readableOf(body), (text) => [text] as const);
+  return readerOf(body, (text) => [text] as const);
 }
 
-// Upstream bodies are undici Readables; any other iterable (tests) is read the same way.
-function readableOf(body: AsyncIterable<Uint8Array | string>): Readable {
-  return body instanceof Readable ? body : Readable.from(body, { objectMode: true });
+// Upstream bodies hand over their chunks themselves; any other iterable (tests) is read through a Readable.
+function readerOf<B>(body: AsyncIterable<Uint8Array | string>, toBatch: (text: string) => B | undefined): SseReader<B> {
+  if (body instanceof UpstreamBody) return new BodySseReader(body, toBatch);
+  return new ReadableSseReader(body instanceof Readable ? body : Readable.from(body, { objectMode: true }), toBatch);
 }
 
 /**
@@ -78,30 +80,21 @@ class SseBlockBuffer {
 }
 
 /**
- * Events of a Node Readable (an undici body), read with `read()` on its 'readable' events. The
- * generic path (Readable's own async iterator under an async generator) costs an end-of-stream
- * watcher with its listeners per stream and several promises and microtask turns per read; a
- * proxy does this for every stream. `read()` hands over everything buffered at once, so one
- * network read (however many HTTP chunks it held) is one batch and one write to the client.
- * Nothing more is read while a batch waits unread (backpressure reaches the upstream); an error
- * of the body fails the next read; `return()` (a consumer that stops early) destroys the body,
- * as Readable's own iterator does.
+ * An iterator of batches of whole events: one batch per network read (however many HTTP chunks
+ * it held), so a proxy writes what one read brought in one write. Nothing more is read while a
+ * batch waits unread (backpressure reaches the upstream); a failure of the body fails the next
+ * read; `return()` (a consumer that stops early) discards the body. Subclasses feed it from
+ * their kind of body.
  */
-class ReadableSseReader<B> implements AsyncIterableIterator<B> {
-  private readonly buffer = new SseBlockBuffer();
-  private readonly ready: B[] = [];
-  private ended = false;
-  private failure: { error: unknown } | undefined;
+abstract class SseReader<B> implements AsyncIterableIterator<B> {
+  protected readonly buffer = new SseBlockBuffer();
+  protected readonly ready: B[] = [];
+  protected ended = false;
+  protected failure: { error: unknown } | undefined;
   private waiting: { resolve: (r: IteratorResult<B>) => void; reject: (e: unknown) => void } | undefined;
 
   /** `toBatch` makes a batch of the text of whole events (undefined: nothing to hand over). */
-  constructor(private readonly body: Readable, private readonly toBatch: (text: string) => B | undefined) {
-    body.on('readable', this.onReadable);
-    body.on('end', this.onEnd);
-    body.on('error', this.onError);
-    // A body destroyed without an error (an abort) ends the reader instead of leaving it waiting.
-    body.on('close', this.onClose);
-  }
+  constructor(private readonly toBatch: (text: string) => B | undefined) {}
 
   [Symbol.asyncIterator](): this {
     return this;
@@ -119,20 +112,18 @@ class ReadableSseReader<B> implements AsyncIterableIterator<B> {
   return(): Promise<IteratorResult<B>> {
     this.ended = true;
     this.ready.length = 0;
-    this.body.off('readable', this.onReadable);
-    this.body.off('end', this.onEnd);
-    this.body.off('close', this.onClose);
-    // The 'error' listener stays: a body destroyed later must not throw an unhandled error.
-    if (!this.body.destroyed) this.body.destroy();
+    this.stop();
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  /** Reads what the body holds into one batch (nothing when a batch still waits unread). */
-  private pull(): void {
-    let text = '';
-    for (let chunk = this.body.read() as Buffer | string | null; chunk !== null; chunk = this.body.read() as Buffer | string | null) {
-      text += this.buffer.push(chunk);
-    }
+  /** Asks the body for more (a read that finds nothing ready). */
+  protected abstract pull(): void;
+
+  /** Stops reading and discards the body (the consumer stopped early). */
+  protected abstract stop(): void;
+
+  /** Hands the text of whole events to the waiting read, or queues it as a batch. */
+  protected deliver(text: string): void {
     const batch = text === '' ? undefined : this.toBatch(text);
     if (batch === undefined) return;
     const waiting = this.waiting;
@@ -144,27 +135,20 @@ class ReadableSseReader<B> implements AsyncIterableIterator<B> {
     }
   }
 
-  private readonly onReadable = (): void => {
-    if (this.ready.length === 0) this.pull();
-  };
-
-  private readonly onEnd = (): void => {
+  /** The body ended: the event it ended inside of (if any) is the last batch. */
+  protected finish(): void {
     const text = this.buffer.end();
     const last = text === '' ? undefined : this.toBatch(text);
     if (last !== undefined) this.ready.push(last);
     this.ended = true;
     this.settleWaiting();
-  };
+  }
 
-  private readonly onError = (error: unknown): void => {
+  /** The body failed: reads fail once the batches before the failure are read. */
+  protected failWith(error: unknown): void {
     this.failure ??= { error };
     this.settleWaiting();
-  };
-
-  private readonly onClose = (): void => {
-    if (!this.ended && !this.failure) this.failure = { error: this.body.errored ?? new Error('aborted') };
-    this.settleWaiting();
-  };
+  }
 
   /** Answers a waiting read once the body ended or failed. */
   private settleWaiting(): void {
@@ -177,6 +161,102 @@ class ReadableSseReader<B> implements AsyncIterableIterator<B> {
     else if (this.failure) waiting.reject(this.failure.error);
     else waiting.resolve({ done: true, value: undefined });
   }
+}
+
+/**
+ * Events of an upstream body (upstream-body.ts), which hands over each chunk as the HTTP
+ * parser reads it. The chunks of one network read arrive in one synchronous run, so they are
+ * gathered and decoded once, in a microtask after the run: one batch per read.
+ */
+class BodySseReader<B> extends SseReader<B> implements ChunkSink {
+  private readonly chunks: Buffer[] = [];
+  private flushQueued = false;
+
+  constructor(private readonly body: UpstreamBody, toBatch: (text: string) => B | undefined) {
+    super(toBatch);
+    body.attach(this);
+  }
+
+  chunk(data: Buffer): void {
+    this.chunks.push(data);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(this.flush);
+  }
+
+  end(): void {
+    this.flush();
+    this.finish();
+  }
+
+  fail(error: unknown): void {
+    this.flush();
+    this.failWith(error);
+  }
+
+  protected pull(): void {
+    this.body.resume();
+  }
+
+  protected stop(): void {
+    this.chunks.length = 0;
+    this.body.destroy();
+  }
+
+  private readonly flush = (): void => {
+    this.flushQueued = false;
+    const chunks = this.chunks;
+    if (chunks.length === 0 || this.ended) return;
+    const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    chunks.length = 0;
+    this.deliver(this.buffer.push(data));
+    // A batch nobody has asked for yet: the upstream waits until it is read.
+    if (this.ready.length > 0) this.body.pause();
+  };
+}
+
+/**
+ * Events of a Node Readable (a test's iterable, read through Readable.from), read with
+ * `read()` on its 'readable' events: `read()` hands over everything buffered at once.
+ */
+class ReadableSseReader<B> extends SseReader<B> {
+  constructor(private readonly body: Readable, toBatch: (text: string) => B | undefined) {
+    super(toBatch);
+    body.on('readable', this.onReadable);
+    body.on('end', this.onEnd);
+    body.on('error', this.onError);
+    // A body destroyed without an error (an abort) ends the reader instead of leaving it waiting.
+    body.on('close', this.onClose);
+  }
+
+  /** Reads what the body holds into one batch (nothing when a batch still waits unread). */
+  protected pull(): void {
+    let text = '';
+    for (let chunk = this.body.read() as Buffer | string | null; chunk !== null; chunk = this.body.read() as Buffer | string | null) {
+      text += this.buffer.push(chunk);
+    }
+    this.deliver(text);
+  }
+
+  protected stop(): void {
+    this.body.off('readable', this.onReadable);
+    this.body.off('end', this.onEnd);
+    this.body.off('close', this.onClose);
+    // The 'error' listener stays: a body destroyed later must not throw an unhandled error.
+    if (!this.body.destroyed) this.body.destroy();
+  }
+
+  private readonly onReadable = (): void => {
+    if (this.ready.length === 0) this.pull();
+  };
+
+  private readonly onEnd = (): void => this.finish();
+
+  private readonly onError = (error: unknown): void => this.failWith(error);
+
+  private readonly onClose = (): void => {
+    if (!this.ended && !this.failure) this.failWith(this.body.errored ?? new Error('aborted'));
+  };
 }
 
 /** The complete events at the start of `text` and what follows the last of them. */

@@ -19,3 +19,6 @@ export const Agent = require('undici/lib/dispatcher/agent') as typeof Undici.Age
 export type Agent = Undici.Agent;
 /** undici's error classes. */
 export const errors = require('undici/lib/core/errors') as typeof Undici.errors;
+
+/** undici's header parser: raw `[name, value, ...]` pairs to lower-cased names (repeats as arrays). */
+export const parseHeaders = (require('undici/lib/core/util') as { parseHeaders(raw: readonly (Buffer | string)[]): Record<string, string | string[]> }).parseHeaders;

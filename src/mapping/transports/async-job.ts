@@ -229,7 +229,6 @@ async function download(where: { url: string; headers: Record<string, string> },
     const res: UpstreamResponse = await sendUpstream({ provider: call.providerName, url, method: 'GET', headers: { accept: '*/*', ...headers }, signal: call.signal, timeoutMs: call.timeoutMs });
     const location = firstHeader(res.headers.location);
     if (res.status >= 300 && res.status < 400 && location) {
-      res.body.on('error', () => undefined); // an unread body destroyed emits AbortError
       res.body.destroy();
       const next = new URL(location, url);
       if (next.origin !== new URL(url).origin) headers = {};

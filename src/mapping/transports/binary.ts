@@ -34,7 +34,7 @@ export const binaryTransport: Transport = {
             const media = toMedia(await readBytes(res, call), type, 'audio');
             return { kind: 'json', body: await envelopeFields(responseScope({ content_type: type }, call, {}, media)) };
           }
-          return { kind: 'bytes', contentType: type, body: res.body };
+          return { kind: 'bytes', contentType: type, body: res.body.toReadable() };
         },
       },
     };
