@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 import { Agent } from './undici-core.js';
+import { dispatchUpstream, type UpstreamHead } from './upstream-body.js';
 import { errors } from '../errors/gateway-error.js';
 
 /** Limits for fetching a URL on a client's behalf (gateway.yaml `limits.fetch`). */
@@ -56,9 +57,10 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
       throw errors.invalidRequest(`Refusing to fetch ${parsed.host}: loopback, private and link-local addresses are not fetched.`, 'url_not_allowed');
     }
     const timeout = AbortSignal.timeout(policy.timeoutMs);
-    let res;
+    let res: UpstreamHead;
     try {
-      res = await agent.request({ origin: parsed.origin, path: parsed.pathname + parsed.search, method: 'GET', signal: AbortSignal.any([signal, timeout]), maxRedirections: 0, headersTimeout: policy.timeoutMs, bodyTimeout: policy.timeoutMs } as Parameters<typeof agent.request>[0]);
+      // A redirect is answered as it is (status 3xx, refused below): never followed to an unchecked host.
+      res = await dispatchUpstream(agent, { origin: parsed.origin, path: parsed.pathname + parsed.search, method: 'GET', headersTimeout: policy.timeoutMs, bodyTimeout: policy.timeoutMs }, AbortSignal.any([signal, timeout]));
     } catch (e) {
       if ((e as { code?: string }).code === 'EPRIVATE' || (e as { cause?: { code?: string } }).cause?.code === 'EPRIVATE') {
         throw errors.invalidRequest(`Refusing to fetch ${parsed.host}: it resolves to a private address.`, 'url_not_allowed');
@@ -66,35 +68,24 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
       if (timeout.aborted) throw errors.invalidRequest(`Fetching ${parsed.host} took longer than ${policy.timeoutMs} ms.`, 'fetch_timeout');
       throw errors.invalidRequest(`Could not fetch ${parsed.host}.`, 'fetch_failed');
     }
-    if (res.statusCode >= 300) {
-      discard(res.body);
-      throw errors.invalidRequest(`Fetching ${parsed.host} answered ${res.statusCode}.`, 'fetch_failed');
+    if (res.status >= 300) {
+      res.body.destroy();
+      throw errors.invalidRequest(`Fetching ${parsed.host} answered ${res.status}.`, 'fetch_failed');
     }
     const declared = Number(res.headers['content-length'] ?? 0);
     if (declared > policy.maxBytes) {
-      discard(res.body);
+      res.body.destroy();
       throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
     }
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > policy.maxBytes) {
-        discard(res.body);
-        throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
-      }
-      chunks.push(chunk as Buffer);
+      size += chunk.length;
+      // Leaving the loop discards the rest of the body (the request is aborted).
+      if (size > policy.maxBytes) throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
+      chunks.push(chunk);
     }
     const type = res.headers['content-type'];
     return { bytes: new Uint8Array(Buffer.concat(chunks)), contentType: (Array.isArray(type) ? type[0] : type) ?? 'application/octet-stream' };
   };
-}
-
-/**
- * Abandons a response body. undici emits an AbortError on a body destroyed unread; with no
- * listener that error is uncaught and would end the process, so it is swallowed here.
- */
-function discard(body: { on(event: 'error', listener: () => void): unknown; destroy(): unknown }): void {
-  body.on('error', () => undefined);
-  body.destroy();
 }

@@ -1,12 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { newUpstreamAgent } from './call-upstream.js';
+import { dispatchUpstream } from './upstream-body.js';
 
 /** How long the warm-up may take before it is given up (it is best effort). */
 const WARM_UP_TIMEOUT_MS = 1000;
 
 /**
- * Sends one JSON request through a throwaway upstream agent to a loopback server of its own,
+ * Sends one JSON request through a throwaway upstream agent (and the gateway's one dispatch path, upstream-body.ts) to a loopback server of its own,
  * then closes both. `gateway serve` runs it before reporting ready, so the first burst of
  * traffic does not also pay for what a process's first HTTP exchange costs once: undici
  * compiles its HTTP parser (WebAssembly) on its first connection, and the client's and the
@@ -30,7 +31,7 @@ export async function warmUpHttpClient(): Promise<void> {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    const res = await agent.request({
+    const res = await dispatchUpstream(agent, {
       origin: `http://127.0.0.1:${port}`,
       path: '/warm-up',
       method: 'POST',
