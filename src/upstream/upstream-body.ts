@@ -108,17 +108,17 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
 
   /** The whole body as UTF-8 text (a leading byte order mark dropped, as undici's `text()` does). */
   text(): Promise<string> {
-    return this.collect().then(decodeUtf8);
+    return this.collect(decodeUtf8);
   }
 
   /** The whole body parsed as JSON (a SyntaxError when it is not). */
   json(): Promise<unknown> {
-    return this.text().then((text) => JSON.parse(text) as unknown);
+    return this.collect((bytes) => JSON.parse(decodeUtf8(bytes)) as unknown);
   }
 
   /** The whole body's bytes. */
   arrayBuffer(): Promise<ArrayBuffer> {
-    return this.collect().then((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    return this.collect((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   }
 
   /** The body's chunks as they arrive; stopping early (break) discards the rest. */
@@ -278,14 +278,20 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
     this.used = true;
   }
 
-  /** Every chunk, joined, once the body is complete. */
-  private collect(): Promise<Buffer> {
+  /** Every chunk joined once the body is complete, made into what `finish` returns (a throw rejects). */
+  private collect<T>(finish: (bytes: Buffer) => T): Promise<T> {
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let length = 0;
       this.attach({
         chunk: (data) => { chunks.push(data); length += data.length; },
-        end: () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)),
+        end: () => {
+          try {
+            resolve(finish(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length)));
+          } catch (e) {
+            reject(e);
+          }
+        },
         fail: reject,
       });
     });

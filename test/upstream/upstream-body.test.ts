@@ -56,6 +56,13 @@ describe('upstream/upstream-body (the gateway\'s dispatch handler and body)', ()
     expect(bytes.length).to.equal(Buffer.byteLength('\uFEFF{"ok":true,"text":"h\u00e9llo"}'));
   });
 
+  it('rejects json() of a body that is not JSON with a SyntaxError', async () => {
+    u = await upstream((_req, res) => res.end('<html>busy</html>'));
+    let caught: unknown;
+    await (await get(u)).body.json().catch((e: unknown) => { caught = e; });
+    expect(caught).to.be.instanceOf(SyntaxError);
+  });
+
   it('refuses a second read of one body', async () => {
     u = await upstream((_req, res) => res.end('{}'));
     const head = await get(u);
@@ -227,5 +234,23 @@ describe('upstream/upstream-body (the gateway\'s dispatch handler and body)', ()
     const trickle: string[] = [];
     for await (const [text] of readSseText((await get(u, '/trickle')).body)) trickle.push(text);
     expect(trickle).to.deep.equal([event(0), event(1), event(2)]);
+  });
+
+  it('gives the SSE reader the events that arrived, then the failure of a stream cut mid-way', async () => {
+    u = await upstream((_req, res) => {
+      res.setHeader('content-type', 'text/event-stream');
+      res.write('data: {"i":0}\n\n');
+      setTimeout(() => res.write('data: {"i":1}\n\ndata: {"i":'), 20);
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    const seen: string[] = [];
+    let caught: unknown;
+    try {
+      for await (const [text] of readSseText((await get(u)).body)) seen.push(text);
+    } catch (e) {
+      caught = e;
+    }
+    expect(seen.join('')).to.equal('data: {"i":0}\n\ndata: {"i":1}\n\n');
+    expect(caught).to.be.instanceOf(errors.SocketError);
   });
 });
