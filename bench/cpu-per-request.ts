@@ -3,7 +3,8 @@
  * proxy in the same run (the method of ../shared/bench/cpu-per-req.sh, which is robust to a
  * noisy machine where req/s is not). Each server runs pinned to core 0 (taskset), the load
  * generator (autocannon, BENCH_CONC connections, a fixed BENCH_N requests) on core 1; CPU is
- * user+sys from /proc/PID/stat read around each case. Cases: plain chat completions, and streams
+ * user+sys from /proc/PID/stat read around each burst, the bare proxy and the gateway taking
+ * turns in four bursts each per case (measurePair). Cases: plain chat completions, and streams
  * of 20 and 500 chunks. The gateway runs the shipped gateway.yaml with a key that has rpm, tpm
  * and a budget (so auth, validation, limits and accounting are all on). Also reported: time to
  * ready and idle RSS of the shipped config with a plain key (started alone first), startup time
@@ -171,17 +172,38 @@ function answered(url: string, report: string): number {
 }
 
 /**
- * CPU µs per request of `server` over `amount` requests (after a warm-up of a tenth), and the
- * longest event-loop delay of the server over the whole case, warm-up included.
+ * CPU µs per request of the bare proxy and the gateway over `amount` requests each (after a
+ * warm-up of a tenth), and the longest event-loop delay of each over the whole case, warm-up
+ * included. The requests go in CASE_ROUNDS bursts per server, the two servers taking turns (the
+ * order reversed every other round), and each server's CPU is summed over its bursts: one
+ * burst each, one after the other, read 0.92x and 2.60x for the same build on a VM whose speed
+ * drifts within a minute, because each server met a different stretch of the machine.
  */
-async function measureCase(server: Server, payload: string, amount: number): Promise<{ us: number; loop: LoopDelay }> {
-  await loopRecord(server);
-  load(server.url, payload, Math.max(200, Math.floor(amount / 10)));
-  const c0 = readCpuMs(server.pid);
-  const ok = load(server.url, payload, amount);
-  const us = ((readCpuMs(server.pid) - c0) * 1000) / ok;
-  return { us, loop: await loopRecord(server) };
+async function measurePair(bare: Server, gateway: Server, payload: string, amount: number): Promise<[CaseResult, CaseResult]> {
+  const servers = [bare, gateway] as const;
+  for (const server of servers) {
+    await loopRecord(server);
+    load(server.url, payload, Math.max(200, Math.floor(amount / 10)));
+  }
+  const cpuMs = [0, 0];
+  const ok = [0, 0];
+  const burst = Math.ceil(amount / CASE_ROUNDS);
+  for (let round = 0; round < CASE_ROUNDS; round++) {
+    for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+      const c0 = readCpuMs(servers[i]!.pid);
+      ok[i]! += load(servers[i]!.url, payload, burst);
+      cpuMs[i]! += readCpuMs(servers[i]!.pid) - c0;
+    }
+  }
+  const result = async (i: number): Promise<CaseResult> => ({ us: (cpuMs[i]! * 1000) / ok[i]!, loop: await loopRecord(servers[i]!) });
+  return [await result(0), await result(1)];
 }
+
+/** One server's figures for one case. */
+interface CaseResult { us: number; loop: LoopDelay }
+
+/** Bursts per server and case in measurePair (even: each server goes first as often). */
+const CASE_ROUNDS = 4;
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-'));
@@ -218,8 +240,7 @@ async function main(): Promise<void> {
     ];
     for (const c of cases) {
       const payload = body(model, c.stream);
-      const bare = await measureCase(c.bare, payload, c.n);
-      const gateway = await measureCase(c.gw, payload, c.n);
+      const [bare, gateway] = await measurePair(c.bare, c.gw, payload, c.n);
       rows.push({ label: c.label, bare: bare.us, gw: gateway.us, bareLoop: bare.loop, gwLoop: gateway.loop });
     }
     const peakMiB = Math.max(readMemory(gw.pid).hwmKiB, readMemory(gw500.pid).hwmKiB) / 1024;
