@@ -8,7 +8,7 @@ import { classifyStreamContentType } from '../errors/stream-response.js';
 import { discardBody } from './call-upstream.js';
 import { mapCallError } from './map-call-error.js';
 import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
-import { readSseBlocks } from './sse-blocks.js';
+import { readSseBlocks } from './sse-readers.js';
 
 /** Targets already built, per compiled model spec (and the provider spec they were built for). */
 const targets = new WeakMap<ModelSpec, { provider: ProviderSpec; target: DialectTarget }>();

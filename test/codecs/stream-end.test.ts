@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import type { SseFrame } from '../../src/codecs/codec.js';
 import type { Conversation, StreamEvent } from '../../src/codecs/internal.js';
 import { dialects } from '../../src/compile/registry.js';
-import { readSseBlocks } from '../../src/upstream/sse-blocks.js';
+import { readSseBlocks } from '../../src/upstream/sse-readers.js';
 import { readFixture } from '../kit/fake-upstream.js';
 
 const REQUEST: Conversation = { model: 'test/model', system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], stream: true };

@@ -3,7 +3,8 @@ import { createParser } from 'eventsource-parser';
 import { PassThrough, Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
-import { readSseBlocks, readSseText, splitSseBlocks } from '../../src/upstream/sse-blocks.js';
+import { splitSseBlocks } from '../../src/upstream/sse-blocks.js';
+import { readSseBlocks, readSseText } from '../../src/upstream/sse-readers.js';
 import type { SseFrame } from '../../src/codecs/codec.js';
 
 async function* bytesOf(text: string, cuts: number[]): AsyncGenerator<Uint8Array> {

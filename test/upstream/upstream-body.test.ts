@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Agent, errors } from '../../src/upstream/undici-core.js';
 import { RequestAbort } from '../../src/upstream/request-abort.js';
-import { readSseText } from '../../src/upstream/sse-blocks.js';
+import { readSseText } from '../../src/upstream/sse-readers.js';
 import { dispatchUpstream, type UpstreamHead } from '../../src/upstream/upstream-body.js';
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
