@@ -1,7 +1,7 @@
 import { Agent, errors as undiciErrors } from './undici-core.js';
 import type { AttemptFailure } from '../routing/outcome.js';
 import type { CallSignal } from './request-abort.js';
-import { dispatchUpstream, type UpstreamBody, type UpstreamHeaders } from './upstream-body.js';
+import { dispatchUpstream, type UpstreamBody, type UpstreamHead, type UpstreamHeaders } from './upstream-body.js';
 
 /** Deadlines of one attempt (routing `timeouts`). */
 export interface AttemptTimeouts { readonly connectMs: number; readonly firstByteMs: number; readonly idleMs: number }
@@ -31,13 +31,8 @@ export interface UpstreamCall {
   trace?: AttemptTrace;
 }
 
-/** An upstream answer whose body has not been read. */
-export interface UpstreamAnswer {
-  readonly ok: true;
-  readonly status: number;
-  readonly headers: UpstreamHeaders;
-  readonly body: UpstreamBody;
-}
+/** An upstream answer whose body has not been read (the head dispatchUpstream resolves with). */
+export type UpstreamAnswer = UpstreamHead;
 
 /** An error status (body unread, for the error decoder) or a transport failure. */
 export type UpstreamFailed =
@@ -109,7 +104,8 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer |
       return { ok: false, failure, status: res.status, headers: res.headers, body: res.body };
     }
     if (call.trace) call.trace.failure = undefined;
-    return { ok: true, status: res.status, headers: res.headers, body: res.body };
+    // The head itself: its headers stay unparsed unless someone reads them.
+    return res;
   } catch (e) {
     const failure = classifyTransportError(e, call.signal);
     if (call.trace) call.trace.failure = failure;

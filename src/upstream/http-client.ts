@@ -34,7 +34,8 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
   // A request with its routing deadlines (every routed call) is already an UpstreamCall: sent as it is.
   const call: UpstreamCall = req.timeouts ? (req as UpstreamCall) : { ...req, timeouts: { connectMs: DEFAULT_CONNECT_MS, firstByteMs: req.timeoutMs, idleMs: req.timeoutMs } };
   const out = await callUpstream(call);
-  if (out.ok || out.status !== undefined) return { status: out.status, headers: out.headers, body: out.body };
+  // The answer as it is (a copy would read, and so parse, its headers).
+  if (out.ok || out.status !== undefined) return out;
   throw failureError(out.failure, req.provider, call.timeouts, out.error);
 }
 
