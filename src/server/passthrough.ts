@@ -140,7 +140,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
   const upstream = await sendDialectRequest(dialect, passthroughRequest(dialect, request, call), call);
   // A 200 that is not an event stream (a proxy's page, a server that ignored `stream: true`)
   // fails the attempt before anything reached the client.
-  const notSse = classifyStreamContentType(call.providerName, upstream.headers);
+  const notSse = classifyStreamContentType(call.providerName, upstream.header('content-type'));
   if (notSse) {
     discardBody(upstream.body);
     if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };

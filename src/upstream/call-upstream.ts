@@ -36,7 +36,7 @@ export type UpstreamAnswer = UpstreamHead;
 
 /** An error status (body unread, for the error decoder) or a transport failure. */
 export type UpstreamFailed =
-  | { readonly ok: false; readonly failure: Extract<AttemptFailure, { kind: 'status' }>; readonly status: number; readonly headers: UpstreamHeaders; readonly body: UpstreamBody }
+  | { readonly ok: false; readonly failure: Extract<AttemptFailure, { kind: 'status' }>; readonly status: number; readonly headers: UpstreamHeaders; readonly body: UpstreamBody; header(name: string): string | undefined }
   | { readonly ok: false; readonly failure: Exclude<AttemptFailure, { kind: 'status' }>; readonly status?: undefined; readonly error: unknown };
 
 /** The reason the total-deadline abort carries, so it is told apart from a client abort. */
@@ -101,7 +101,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer |
     if (res.status >= 400) {
       const failure = { kind: 'status', status: res.status, headers: res.headers } as const;
       if (call.trace) call.trace.failure = failure;
-      return { ok: false, failure, status: res.status, headers: res.headers, body: res.body };
+      return { ok: false, failure, status: res.status, headers: res.headers, body: res.body, header: (name) => res.header(name) };
     }
     if (call.trace) call.trace.failure = undefined;
     // The head itself: its headers stay unparsed unless someone reads them.

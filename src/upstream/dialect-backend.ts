@@ -79,7 +79,7 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       const req = dialect.encodeRequest({ ...request, stream: true }, targetOf(call));
       const res = await sendDialectRequest(dialect, req, call);
       // A 200 that is not an event stream fails the attempt before anything was read.
-      const notSse = classifyStreamContentType(call.providerName, res.headers);
+      const notSse = classifyStreamContentType(call.providerName, res.header('content-type'));
       if (notSse) {
         discardBody(res.body);
         if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };

@@ -22,6 +22,8 @@ export interface UpstreamResponse {
   status: number;
   headers: UpstreamHeaders;
   body: UpstreamBody;
+  /** The first value of one header (`name` in lower case). */
+  header(name: string): string | undefined;
 }
 
 /**

@@ -20,6 +20,8 @@ export interface UpstreamHead {
   /** Parsed on first read: a JSON answer passed through never reads them. */
   readonly headers: UpstreamHeaders;
   readonly body: UpstreamBody;
+  /** The first value of one header (`name` in lower case), found without parsing the rest. */
+  header(name: string): string | undefined;
 }
 
 /** An UpstreamHead whose headers stay raw until read (undici's parse is ~1.5 µs a response). */
@@ -32,6 +34,21 @@ class LazyHead implements UpstreamHead {
   get headers(): UpstreamHeaders {
     return (this.parsed ??= parseHeaders(this.raw));
   }
+
+  header(name: string): string | undefined {
+    if (this.parsed) return firstValue(this.parsed[name]);
+    const raw = this.raw;
+    for (let i = 0; i < raw.length; i += 2) {
+      const field = raw[i]!;
+      // As undici's parser reads them: names case-insensitive, values as latin1.
+      if (field.length === name.length && field.toString('latin1').toLowerCase() === name) return raw[i + 1]!.toString('latin1');
+    }
+    return undefined;
+  }
+}
+
+function firstValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }
 
 /** Bytes held for a body nobody reads yet before the upstream connection is paused (undici's default for its bodies). */

@@ -46,8 +46,13 @@ describe('upstream/upstream-body (the gateway\'s dispatch handler and body)', ()
     });
     const first = await get(u, '/created');
     expect(first.status).to.equal(201);
+    // One header is found without parsing the others, before and after they are parsed.
+    expect(first.header('content-type')).to.equal('application/json');
+    expect(first.header('set-cookie')).to.equal('a=1');
+    expect(first.header('x-missing')).to.equal(undefined);
     expect(first.headers['content-type']).to.equal('application/json');
     expect(first.headers['set-cookie']).to.deep.equal(['a=1', 'b=2']);
+    expect(first.header('set-cookie')).to.equal('a=1');
     // A leading byte order mark is dropped, as undici's own text() does.
     expect(await first.body.text()).to.equal('{"ok":true,"text":"h\u00e9llo"}');
     expect(await (await get(u)).body.json()).to.deep.equal({ ok: true, text: 'h\u00e9llo' });
