@@ -9,7 +9,6 @@ import { classifyStreamContentType } from '../errors/stream-response.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
 import type { UpstreamResponse } from '../upstream/http-client.js';
-import { discardBody } from '../upstream/call-upstream.js';
 import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
 import { mapCallError } from '../upstream/map-call-error.js';
 import { firstSseFrame } from '../upstream/sse-blocks.js';
@@ -142,7 +141,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
   // fails the attempt before anything reached the client.
   const notSse = classifyStreamContentType(call.providerName, upstream.header('content-type'));
   if (notSse) {
-    discardBody(upstream.body);
+    upstream.body.destroy();
     if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
     throw notSse;
   }
@@ -158,7 +157,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
       frame = firstSseFrame(step.value[0]);
     }
   } catch (e) {
-    discardBody(upstream.body);
+    upstream.body.destroy();
     throw mapCallError(e, call);
   }
   // Nothing at all (a 200 with an empty or non-SSE body) or an error as the first event: the
@@ -167,7 +166,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
   const opening = frame ? decoder.decode(frame) : decoder.end();
   const error = opening.find((ev) => ev.type === 'error');
   if (error && error.type === 'error') {
-    discardBody(upstream.body);
+    upstream.body.destroy();
     if (call.trace) call.trace.failure = { kind: 'status', status: error.status, headers: {} };
     throw errorFromStreamEvent(error);
   }
@@ -194,7 +193,7 @@ export function writePassthroughStream(
   const input: StreamInput<string> = {
     first: stream.first,
     next: () => stream.batches.next(),
-    close: () => { discardBody(stream.upstream.body); },
+    close: () => { stream.upstream.body.destroy(); },
     failure: (e) => {
       const mapped = mapCallError(e, call);
       return isGatewayError(mapped) ? mapped : streamFailure(call.signal, call.operation);

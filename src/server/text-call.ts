@@ -17,7 +17,7 @@ import { portableConversation } from '../routing/portable-conversation.js';
 import type { Routed } from '../routing/run-routed.js';
 import type { RoutingTarget } from '../routing/targets.js';
 import type { AttemptTrace } from '../upstream/call-upstream.js';
-import { TOTAL_DEADLINE, discardBody } from '../upstream/call-upstream.js';
+import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
 import { buildCall, callFor, dropUnsupported } from './resolve-model.js';
 import { routingHeaders, runRoutingLoop, type RoutingServices } from './routing-call.js';
@@ -108,7 +108,7 @@ export async function runTextCall(
 
 /** Lets go of an answer that lost a hedging race: its upstream and its hold. */
 async function discardAnswer(answer: TextAnswer, p: TextPrepared): Promise<void> {
-  if (answer.kind === 'frames') discardBody(answer.stream.upstream.body);
+  if (answer.kind === 'frames') answer.stream.upstream.body.destroy();
   else if (answer.kind === 'events') await answer.iterator.return?.();
   await p.hold.settle(0, 0);
 }

@@ -1,7 +1,7 @@
 import { Agent, errors as undiciErrors } from './undici-core.js';
 import type { AttemptFailure } from '../routing/outcome.js';
 import type { CallSignal } from './request-abort.js';
-import { dispatchUpstream, type UpstreamBody, type UpstreamHead, type UpstreamHeaders } from './upstream-body.js';
+import { dispatchUpstream, type UpstreamHead } from './upstream-body.js';
 
 /** Deadlines of one attempt (routing `timeouts`). */
 export interface AttemptTimeouts { readonly connectMs: number; readonly firstByteMs: number; readonly idleMs: number }
@@ -31,13 +31,12 @@ export interface UpstreamCall {
   trace?: AttemptTrace;
 }
 
-/** An upstream answer whose body has not been read (the head dispatchUpstream resolves with). */
-export type UpstreamAnswer = UpstreamHead;
-
-/** An error status (body unread, for the error decoder) or a transport failure. */
-export type UpstreamFailed =
-  | { readonly ok: false; readonly failure: Extract<AttemptFailure, { kind: 'status' }>; readonly status: number; readonly headers: UpstreamHeaders; readonly body: UpstreamBody; header(name: string): string | undefined }
-  | { readonly ok: false; readonly failure: Exclude<AttemptFailure, { kind: 'status' }>; readonly status?: undefined; readonly error: unknown };
+/** A call that got no answer: the connection failed, a deadline passed, or it was aborted. */
+export interface UpstreamFailed {
+  readonly ok: false;
+  readonly failure: Exclude<AttemptFailure, { kind: 'status' }>;
+  readonly error: unknown;
+}
 
 /** The reason the total-deadline abort carries, so it is told apart from a client abort. */
 export const TOTAL_DEADLINE = Object.freeze(new Error('total deadline passed'));
@@ -75,13 +74,13 @@ function originAndPath(url: string): { origin: string; path: string } {
 }
 
 /**
- * The one function that calls an upstream: sends one request and returns a typed answer
- * (any status below 400) or a typed failure (an error status with its headers, or
- * `connect_error`, `timeout` by phase, `reset`, `aborted`). It never throws and never reads
- * the body, so streams flow through unbuffered. Every upstream call of the gateway, text and
- * mapped operations alike, goes through here.
+ * The one function that calls an upstream: sends one request and returns its answer, any
+ * status (an error status is also left in the trace as a `status` failure, with its headers),
+ * or a typed failure (`connect_error`, `timeout` by phase, `reset`, `aborted`). It never
+ * throws and never reads the body, so streams flow through unbuffered. Every upstream call of
+ * the gateway, text and mapped operations alike, goes through here.
  */
-export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer | UpstreamFailed> {
+export async function callUpstream(call: UpstreamCall): Promise<UpstreamHead | UpstreamFailed> {
   if (call.trace) {
     call.trace.calls++;
     if (call.trace.total) call.trace.total.calls++;
@@ -98,13 +97,9 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamAnswer |
       bodyTimeout: call.timeouts.idleMs,
     }, call.signal);
     if (call.trace) call.trace.firstByteAt = Date.now();
-    if (res.status >= 400) {
-      const failure = { kind: 'status', status: res.status, headers: res.headers } as const;
-      if (call.trace) call.trace.failure = failure;
-      return { ok: false, failure, status: res.status, headers: res.headers, body: res.body, header: (name) => res.header(name) };
-    }
-    if (call.trace) call.trace.failure = undefined;
-    // The head itself: its headers stay unparsed unless someone reads them.
+    // An error status is the attempt's failure (its headers say when to retry); a success
+    // leaves the headers unparsed unless someone reads them.
+    if (call.trace) call.trace.failure = res.status >= 400 ? { kind: 'status', status: res.status, headers: res.headers } : undefined;
     return res;
   } catch (e) {
     const failure = classifyTransportError(e, call.signal);
@@ -126,9 +121,4 @@ export function classifyTransportError(e: unknown, signal: CallSignal): Exclude<
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return { kind: 'connect_error' };
   if (e instanceof undiciErrors.RequestAbortedError) return { kind: 'aborted' };
   return { kind: 'reset' };
-}
-
-/** Discards an unread body (the request is aborted when the body is not complete). */
-export function discardBody(body: UpstreamBody): void {
-  body.destroy();
 }

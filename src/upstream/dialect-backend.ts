@@ -5,7 +5,6 @@ import { errors } from '../errors/gateway-error.js';
 import type { OperationCall, TextBackend } from '../providers/types.js';
 import type { ModelSpec, ProviderSpec } from '../config/types.js';
 import { classifyStreamContentType } from '../errors/stream-response.js';
-import { discardBody } from './call-upstream.js';
 import { mapCallError } from './map-call-error.js';
 import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
 import { readSseBlocks } from './sse-readers.js';
@@ -81,7 +80,7 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       // A 200 that is not an event stream fails the attempt before anything was read.
       const notSse = classifyStreamContentType(call.providerName, res.header('content-type'));
       if (notSse) {
-        discardBody(res.body);
+        res.body.destroy();
         if (call.trace) call.trace.failure = { kind: 'status', status: 502, headers: {} };
         throw notSse;
       }
@@ -93,7 +92,7 @@ export function createDialectBackend(dialect: DialectCodec): TextBackend {
       } catch (e) {
         throw mapCallError(e, call);
       } finally {
-        if (!res.body.destroyed) res.body.destroy();
+        res.body.destroy();
       }
       for (const ev of decoder.end()) yield ev;
     },

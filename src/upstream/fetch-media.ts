@@ -72,7 +72,7 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
       res.body.destroy();
       throw errors.invalidRequest(`Fetching ${parsed.host} answered ${res.status}.`, 'fetch_failed');
     }
-    const declared = Number(res.headers['content-length'] ?? 0);
+    const declared = Number(res.header('content-length') ?? 0);
     if (declared > policy.maxBytes) {
       res.body.destroy();
       throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
@@ -85,7 +85,6 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
       if (size > policy.maxBytes) throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');
       chunks.push(chunk);
     }
-    const type = res.headers['content-type'];
-    return { bytes: new Uint8Array(Buffer.concat(chunks)), contentType: (Array.isArray(type) ? type[0] : type) ?? 'application/octet-stream' };
+    return { bytes: new Uint8Array(Buffer.concat(chunks)), contentType: res.header('content-type') ?? 'application/octet-stream' };
   };
 }

@@ -1,6 +1,6 @@
 import { GatewayError, errors } from '../errors/gateway-error.js';
 import type { AttemptFailure } from '../routing/outcome.js';
-import type { UpstreamBody, UpstreamHeaders } from './upstream-body.js';
+import type { UpstreamHead } from './upstream-body.js';
 import { callUpstream, classifyTransportError, type AttemptTimeouts, type UpstreamCall } from './call-upstream.js';
 
 /** Connect deadline when a caller names only one timeout (the routing default). */
@@ -18,13 +18,8 @@ export interface UpstreamRequest extends Omit<UpstreamCall, 'timeouts'> {
   timeouts?: AttemptTimeouts;
 }
 
-export interface UpstreamResponse {
-  status: number;
-  headers: UpstreamHeaders;
-  body: UpstreamBody;
-  /** The first value of one header (`name` in lower case). */
-  header(name: string): string | undefined;
-}
+/** An upstream answer, any status, its body unread (upstream-body.ts). */
+export type UpstreamResponse = UpstreamHead;
 
 /**
  * Sends one upstream request through callUpstream and answers the way callers that throw
@@ -36,8 +31,7 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
   // A request with its routing deadlines (every routed call) is already an UpstreamCall: sent as it is.
   const call: UpstreamCall = req.timeouts ? (req as UpstreamCall) : { ...req, timeouts: { connectMs: DEFAULT_CONNECT_MS, firstByteMs: req.timeoutMs, idleMs: req.timeoutMs } };
   const out = await callUpstream(call);
-  // The answer as it is (a copy would read, and so parse, its headers).
-  if (out.ok || out.status !== undefined) return out;
+  if (out.ok) return out;
   throw failureError(out.failure, req.provider, call.timeouts, out.error);
 }
 
