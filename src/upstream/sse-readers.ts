@@ -1,8 +1,7 @@
-import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import type { SseFrame } from '../codecs/codec.js';
 import { splitSseBlocks } from './sse-blocks.js';
-import { UpstreamBody, type ChunkSink } from './upstream-body.js';
+import { UpstreamBody, type ChunkSink, type ChunkSource } from './upstream-body.js';
 
 /**
  * The gateway's one reader of upstream server-sent events (translated and same-format streams):
@@ -34,10 +33,9 @@ export function readSseText(body: AsyncIterable<Uint8Array | string>): AsyncIter
   return readerOf(body, (text) => [text] as const);
 }
 
-// Upstream bodies hand over their chunks themselves; any other iterable (tests) is read through a Readable.
+// Upstream bodies hand over their chunks themselves; any other iterable is pulled from.
 function readerOf<B>(body: AsyncIterable<Uint8Array | string>, toBatch: (text: string) => B | undefined): SseReader<B> {
-  if (body instanceof UpstreamBody) return new BodySseReader(body, toBatch);
-  return new ReadableSseReader(body instanceof Readable ? body : Readable.from(body, { objectMode: true }), toBatch);
+  return new SseReader(body instanceof UpstreamBody ? body : new IterableSource(body), toBatch);
 }
 
 /**
@@ -81,28 +79,34 @@ class SseBlockBuffer {
 }
 
 /**
- * An iterator of batches of whole events: one batch per network read (however many HTTP chunks
- * it held), so a proxy writes what one read brought in one write. Nothing more is read while a
- * batch waits unread (backpressure reaches the upstream); a failure of the body fails the next
- * read; `return()` (a consumer that stops early) discards the body. Subclasses feed it from
- * their kind of body.
+ * An iterator of batches of whole events, fed by a chunk source (an upstream body, or any other
+ * iterable through IterableSource). The chunks that arrive in one synchronous run (one network
+ * read: undici hands over each HTTP chunk of it in turn) are gathered and decoded once, in a
+ * microtask after the run: one batch per read, so a proxy writes what one read brought in one
+ * write. Nothing more is read while a batch waits unread (backpressure reaches the upstream); a
+ * failure of the body fails the next read, after the batches before it; `return()` (a consumer
+ * that stops early) discards the body.
  */
-abstract class SseReader<B> implements AsyncIterableIterator<B> {
-  protected readonly buffer = new SseBlockBuffer();
-  protected readonly ready: B[] = [];
-  protected ended = false;
-  protected failure: { error: unknown } | undefined;
+class SseReader<B> implements AsyncIterableIterator<B>, ChunkSink {
+  private readonly buffer = new SseBlockBuffer();
+  private readonly ready: B[] = [];
+  private readonly chunks: Buffer[] = [];
+  private flushQueued = false;
+  private ended = false;
+  private failure: { error: unknown } | undefined;
   private waiting: { resolve: (r: IteratorResult<B>) => void; reject: (e: unknown) => void } | undefined;
 
   /** `toBatch` makes a batch of the text of whole events (undefined: nothing to hand over). */
-  constructor(private readonly toBatch: (text: string) => B | undefined) {}
+  constructor(private readonly source: ChunkSource, private readonly toBatch: (text: string) => B | undefined) {
+    source.attach(this);
+  }
 
   [Symbol.asyncIterator](): this {
     return this;
   }
 
   next(): Promise<IteratorResult<B>> {
-    if (this.ready.length === 0 && !this.failure && !this.ended) this.pull();
+    if (this.ready.length === 0 && !this.failure && !this.ended) this.source.resume();
     const batch = this.ready.shift();
     if (batch) return Promise.resolve({ done: false, value: batch });
     if (this.failure) return Promise.reject(this.failure.error);
@@ -113,31 +117,21 @@ abstract class SseReader<B> implements AsyncIterableIterator<B> {
   return(): Promise<IteratorResult<B>> {
     this.ended = true;
     this.ready.length = 0;
-    this.stop();
+    this.chunks.length = 0;
+    this.source.destroy();
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  /** Asks the body for more (a read that finds nothing ready). */
-  protected abstract pull(): void;
-
-  /** Stops reading and discards the body (the consumer stopped early). */
-  protected abstract stop(): void;
-
-  /** Hands the text of whole events to the waiting read, or queues it as a batch. */
-  protected deliver(text: string): void {
-    const batch = text === '' ? undefined : this.toBatch(text);
-    if (batch === undefined) return;
-    const waiting = this.waiting;
-    if (waiting) {
-      this.waiting = undefined;
-      waiting.resolve({ done: false, value: batch });
-    } else {
-      this.ready.push(batch);
-    }
+  chunk(data: Buffer): void {
+    this.chunks.push(data);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(this.flush);
   }
 
   /** The body ended: the event it ended inside of (if any) is the last batch. */
-  protected finish(): void {
+  end(): void {
+    this.flush();
     const text = this.buffer.end();
     const last = text === '' ? undefined : this.toBatch(text);
     if (last !== undefined) this.ready.push(last);
@@ -146,10 +140,31 @@ abstract class SseReader<B> implements AsyncIterableIterator<B> {
   }
 
   /** The body failed: reads fail once the batches before the failure are read. */
-  protected failWith(error: unknown): void {
+  fail(error: unknown): void {
+    this.flush();
     this.failure ??= { error };
     this.settleWaiting();
   }
+
+  private readonly flush = (): void => {
+    this.flushQueued = false;
+    const chunks = this.chunks;
+    if (chunks.length === 0 || this.ended) return;
+    const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+    chunks.length = 0;
+    const text = this.buffer.push(data);
+    const batch = text === '' ? undefined : this.toBatch(text);
+    if (batch === undefined) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting.resolve({ done: false, value: batch });
+      return;
+    }
+    // A batch nobody has asked for yet: the upstream waits until it is read.
+    this.ready.push(batch);
+    this.source.pause();
+  };
 
   /** Answers a waiting read once the body ended or failed. */
   private settleWaiting(): void {
@@ -165,97 +180,53 @@ abstract class SseReader<B> implements AsyncIterableIterator<B> {
 }
 
 /**
- * Events of an upstream body (upstream-body.ts), which hands over each chunk as the HTTP
- * parser reads it. The chunks of one network read arrive in one synchronous run, so they are
- * gathered and decoded once, in a microtask after the run: one batch per read.
+ * Any other iterable of bytes or text (a generator, a Node Readable) as a chunk source: its
+ * items are handed over one per turn, so each is one batch; pausing stops the pulling.
  */
-class BodySseReader<B> extends SseReader<B> implements ChunkSink {
-  private readonly chunks: Buffer[] = [];
-  private flushQueued = false;
+class IterableSource implements ChunkSource {
+  private iterator: AsyncIterator<Uint8Array | string> | undefined;
+  private paused = false;
+  private stopped = false;
+  private wake: (() => void) | undefined;
 
-  constructor(private readonly body: UpstreamBody, toBatch: (text: string) => B | undefined) {
-    super(toBatch);
-    body.attach(this);
+  constructor(private readonly iterable: AsyncIterable<Uint8Array | string>) {}
+
+  attach(sink: ChunkSink): void {
+    this.iterator = this.iterable[Symbol.asyncIterator]();
+    void this.pump(this.iterator, sink);
   }
 
-  chunk(data: Buffer): void {
-    this.chunks.push(data);
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    queueMicrotask(this.flush);
+  pause(): void {
+    this.paused = true;
   }
 
-  end(): void {
-    this.flush();
-    this.finish();
+  resume(): void {
+    this.paused = false;
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 
-  fail(error: unknown): void {
-    this.flush();
-    this.failWith(error);
+  destroy(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.resume();
+    void this.iterator?.return?.()?.catch(() => undefined);
   }
 
-  protected pull(): void {
-    this.body.resume();
-  }
-
-  protected stop(): void {
-    this.chunks.length = 0;
-    this.body.destroy();
-  }
-
-  private readonly flush = (): void => {
-    this.flushQueued = false;
-    const chunks = this.chunks;
-    if (chunks.length === 0 || this.ended) return;
-    const data = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-    chunks.length = 0;
-    this.deliver(this.buffer.push(data));
-    // A batch nobody has asked for yet: the upstream waits until it is read.
-    if (this.ready.length > 0) this.body.pause();
-  };
-}
-
-/**
- * Events of a Node Readable (a test's iterable, read through Readable.from), read with
- * `read()` on its 'readable' events: `read()` hands over everything buffered at once.
- */
-class ReadableSseReader<B> extends SseReader<B> {
-  constructor(private readonly body: Readable, toBatch: (text: string) => B | undefined) {
-    super(toBatch);
-    body.on('readable', this.onReadable);
-    body.on('end', this.onEnd);
-    body.on('error', this.onError);
-    // A body destroyed without an error (an abort) ends the reader instead of leaving it waiting.
-    body.on('close', this.onClose);
-  }
-
-  /** Reads what the body holds into one batch (nothing when a batch still waits unread). */
-  protected pull(): void {
-    let text = '';
-    for (let chunk = this.body.read() as Buffer | string | null; chunk !== null; chunk = this.body.read() as Buffer | string | null) {
-      text += this.buffer.push(chunk);
+  private async pump(iterator: AsyncIterator<Uint8Array | string>, sink: ChunkSink): Promise<void> {
+    try {
+      for (;;) {
+        if (this.paused) await new Promise<void>((resolve) => { this.wake = resolve; });
+        if (this.stopped) return;
+        const step = await iterator.next();
+        if (this.stopped) return;
+        if (step.done) return sink.end();
+        const item = step.value;
+        sink.chunk(typeof item === 'string' ? Buffer.from(item) : Buffer.from(item.buffer, item.byteOffset, item.byteLength));
+      }
+    } catch (e) {
+      if (!this.stopped) sink.fail(e);
     }
-    this.deliver(text);
   }
-
-  protected stop(): void {
-    this.body.off('readable', this.onReadable);
-    this.body.off('end', this.onEnd);
-    this.body.off('close', this.onClose);
-    // The 'error' listener stays: a body destroyed later must not throw an unhandled error.
-    if (!this.body.destroyed) this.body.destroy();
-  }
-
-  private readonly onReadable = (): void => {
-    if (this.ready.length === 0) this.pull();
-  };
-
-  private readonly onEnd = (): void => this.finish();
-
-  private readonly onError = (error: unknown): void => this.failWith(error);
-
-  private readonly onClose = (): void => {
-    if (!this.ended && !this.failure) this.failWith(this.body.errored ?? new Error('aborted'));
-  };
 }

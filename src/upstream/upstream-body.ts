@@ -14,6 +14,15 @@ export interface ChunkSink {
   fail(error: unknown): void;
 }
 
+/** What hands a body's chunks to one sink, and can hold them back or discard the body. */
+export interface ChunkSource {
+  /** Hands held and future chunks to `sink`, then its end or failure. Once per body. */
+  attach(sink: ChunkSink): void;
+  pause(): void;
+  resume(): void;
+  destroy(): void;
+}
+
 /** The head of an upstream answer, its body still arriving. */
 export interface UpstreamHead {
   readonly ok: true;
@@ -85,7 +94,7 @@ export function dispatchUpstream(dispatcher: Dispatcher, options: Dispatcher.Dis
  * The object is also undici's dispatch handler for its request (the `on*` methods, called by
  * undici only): one object per call instead of a handler, a stream and their listeners.
  */
-export class UpstreamBody implements AsyncIterable<Buffer> {
+export class UpstreamBody implements AsyncIterable<Buffer>, ChunkSource {
   /** True once the body was discarded with `destroy()`. */
   destroyed = false;
   private readonly held: Buffer[] = [];

@@ -1,10 +1,11 @@
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
-import { PassThrough, Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
 import { splitSseBlocks } from '../../src/upstream/sse-blocks.js';
 import { readSseBlocks, readSseText } from '../../src/upstream/sse-readers.js';
+import { UpstreamBody } from '../../src/upstream/upstream-body.js';
 import type { SseFrame } from '../../src/codecs/codec.js';
 
 async function* bytesOf(text: string, cuts: number[]): AsyncGenerator<Uint8Array> {
@@ -63,8 +64,8 @@ async function* framesOfText(body: AsyncIterable<Uint8Array>): AsyncGenerator<Ss
 }
 
 /**
- * The ways the reader is fed: any async iterable (tests, generators) and a Node Readable (undici
- * bodies), and the text reader (readSseText) over either.
+ * The ways the reader is fed from something other than an upstream body (below): any async
+ * iterable (a generator) and a Node Readable, and the text reader (readSseText) over either.
  */
 const INPUTS: ReadonlyArray<[string, (body: AsyncIterable<Uint8Array>) => AsyncIterable<SseFrame[]>]> = [
   ['an async iterable', (body) => readSseBlocks(body)],
@@ -137,69 +138,74 @@ describe('upstream/sse-blocks', () => {
     });
   });
 
-  describe('#readSseBlocks from a Node Readable (the undici body path)', () => {
+  describe('#readSseBlocks from an upstream body (the production path), driven as undici drives its handler', () => {
+    /** An UpstreamBody whose answer has started, with what it asked of the connection. */
+    function answeredBody(): { body: UpstreamBody; data(text: string): boolean; resumed(): number; aborted(): unknown } {
+      let resumes = 0;
+      let abortedWith: unknown;
+      const body = new UpstreamBody(() => undefined, () => undefined, undefined);
+      body.onConnect((reason) => { abortedWith = reason ?? 'aborted'; });
+      body.onHeaders(200, [], () => { resumes++; });
+      return { body, data: (text) => body.onData(Buffer.from(text)), resumed: () => resumes, aborted: () => abortedWith };
+    }
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+
     it('fails the next read with the error of the body, after the events that came before it', async () => {
-      const body = new PassThrough();
+      const { body, data } = answeredBody();
       const reader = readSseBlocks(body)[Symbol.asyncIterator]();
-      body.write('data: 1\n\n');
+      data('data: 1\n\n');
       expect(seen((await reader.next()).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '1' }]);
       const failure = new Error('socket hang up');
-      setImmediate(() => body.destroy(failure));
+      setImmediate(() => body.onError(failure));
       let caught: unknown;
-      try {
-        await reader.next();
-      } catch (e) {
-        caught = e;
-      }
+      await reader.next().catch((e: unknown) => { caught = e; });
       expect(caught).to.equal(failure);
     });
 
-    it('fails a read when the body is destroyed without an error (an abort), instead of waiting forever', async () => {
-      const body = new PassThrough();
+    it('fails a waiting read when the body is discarded, instead of waiting forever', async () => {
+      const { body, aborted } = answeredBody();
       const reader = readSseBlocks(body)[Symbol.asyncIterator]();
       setImmediate(() => body.destroy());
       let caught: unknown;
-      try {
-        await reader.next();
-      } catch (e) {
-        caught = e;
-      }
+      await reader.next().catch((e: unknown) => { caught = e; });
       expect(caught).to.be.instanceOf(Error);
+      expect(aborted(), 'the unfinished request is aborted').to.not.equal(undefined);
     });
 
-    it('destroys the body when the consumer stops early (return), as Readable\'s own iterator does', async () => {
-      const body = new PassThrough();
-      body.write('data: 1\n\n');
+    it('aborts the request when the consumer stops early (return)', async () => {
+      const { body, data, aborted } = answeredBody();
+      data('data: 1\n\n');
       for await (const batch of readSseBlocks(body)) {
         expect(batch).to.have.length(1);
         break;
       }
       expect(body.destroyed).to.equal(true);
+      expect(aborted()).to.not.equal(undefined);
     });
 
-    it('reads nothing more while a batch waits unread (backpressure), and reads on at the next read', async () => {
-      const body = new PassThrough();
+    it('pauses the upstream while a batch waits unread (backpressure), and resumes it at the next read', async () => {
+      const { body, data, resumed } = answeredBody();
       const reader = readSseBlocks(body)[Symbol.asyncIterator]();
-      const tick = () => new Promise((resolve) => setImmediate(resolve));
-      body.write('data: 1\n\n');
-      await tick();
-      body.write('data: 2\n\n');
-      await tick();
-      // The first batch waits unread: the second stays in the body's buffer.
-      expect(body.readableLength).to.be.greaterThan(0);
+      expect(data('data: 1\n\n'), 'nothing waits yet').to.equal(true);
+      await turn();
+      // The first batch waits unread: the next chunk tells undici to pause the connection.
+      expect(data('data: 2\n\n')).to.equal(false);
       expect(seen((await reader.next()).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '1' }]);
       expect(seen((await reader.next()).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '2' }]);
       const pending = reader.next();
-      body.end('data: 3\n\n');
+      expect(resumed(), 'a read that found nothing resumed the connection').to.be.above(0);
+      data('data: 3\n\n');
+      body.onComplete();
       expect(seen((await pending).value as SseFrame[])).to.deep.equal([{ event: undefined, data: '3' }]);
       expect((await reader.next()).done).to.equal(true);
     });
 
-    it('hands over everything one read brought as one batch, however many chunks the body was pushed', async () => {
-      const body = new PassThrough();
+    it('hands over everything one read brought as one batch, however many chunks it held', async () => {
+      const { body, data } = answeredBody();
       const reader = readSseBlocks(body)[Symbol.asyncIterator]();
-      for (let i = 1; i <= 5; i++) body.write(`data: ${i}\n\n`);
-      body.end();
+      // undici hands over each HTTP chunk of one socket read in one synchronous run.
+      for (let i = 1; i <= 5; i++) data(`data: ${i}\n\n`);
+      body.onComplete();
       const first = await reader.next();
       expect((first.value as SseFrame[]).map((f) => f.data)).to.deep.equal(['1', '2', '3', '4', '5']);
       expect((await reader.next()).done).to.equal(true);
