@@ -16,10 +16,13 @@
 //    holds one mime-types, with its tables computed here (scripts/precomputed-mime-types.js).
 //    precompile-schemas is bundled too (dist/src/cli/precompile.js), so the startup cache it
 //    fills is keyed by the same code `serve` runs (the keys hash the module that made an entry).
-// 3. Precompile the config meta-schemas' validators and fill the startup cache for the shipped
-//    config (src/config/precompile-schemas.ts).
+// 3. Write dist/build-id (a new random id per build: results the startup cache keeps from config
+//    checks belong to the build that made them, src/config/remembered-checks.ts), precompile the
+//    config meta-schemas' validators and fill the startup cache for the shipped config
+//    (src/config/precompile-schemas.ts).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +113,7 @@ export async function buildAll() {
   const status = run(tsc, ['-p', 'tsconfig.json']);
   if (status !== 0) return status;
   await bundle();
+  writeFileSync(join(root, 'dist', 'build-id'), `${randomBytes(16).toString('hex')}\n`);
   return run(join(cliDir, 'precompile.js'));
 }
 

@@ -1,7 +1,7 @@
 import { compile } from '../compile/compile.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { loadProject } from '../config/load-project.js';
-import { computeConfigHash } from '../fleet/config-hash.js';
+import { rememberedConfigHash } from '../fleet/config-hash.js';
 import { readFleet } from '../fleet/fleet.js';
 import { connectRedis } from '../store/redis-connection.js';
 import { storeKindOf } from '../store/redis-url.js';
@@ -29,7 +29,7 @@ export async function runStatus(configPath: string, format: 'text' | 'json'): Pr
       console.error(`store unreachable: ${errors[0] ?? 'timed out'}`);
       return 1;
     }
-    const own = computeConfigHash(runtime.config, runtime.routes.map((r) => r.spec));
+    const own = rememberedConfigHash(runtime.config, runtime.routes.map((r) => r.spec));
     const members = await readFleet(conn);
     const rows = members.map((m) => ({ ...m, same_config: m.config_hash === own }));
     if (format === 'json') {

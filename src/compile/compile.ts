@@ -16,6 +16,8 @@ import { locate } from '../config/yaml-source.js';
 import { implementationFor, providerTypeInfo, surfaces, vocabulary } from './registry.js';
 import { routeKey, type CompiledRoute, type ModelEntry, type ResolvedProvider, type Runtime } from './runtime.js';
 import { rememberSecrets } from '../errors/redact.js';
+import { readMetaSchema } from '../config/meta-schema-compiler.js';
+import { buildResultKey, passedBefore, rememberPass } from '../config/remembered-checks.js';
 
 /** Options of a compile: what a reload carries over from the runtime it replaces. */
 export interface CompileOptions {
@@ -27,7 +29,7 @@ export interface CompileOptions {
 export function compile(project: LoadedProject, givenEnv: Env = process.env, options: CompileOptions = {}): { runtime?: Runtime; diagnostics: Diagnostic[] } {
   // Provider keys and gateway keys may come from `<VAR>_FILE` files too.
   const env = withFileSecrets(givenEnv);
-  const diagnostics = [...project.diagnostics, ...safeCrossCheck(project)];
+  const diagnostics = [...project.diagnostics, ...rememberedCrossCheck(project)];
   if (hasErrors(diagnostics) || !project.config) return { diagnostics };
   const config = project.config;
   const routes = compileRoutes(project.routes, new Set(config.models.flatMap((m) => m.parameters ?? [])));
@@ -146,6 +148,19 @@ function payloadFieldsOf(spec: RouteSpec): Set<string> {
   };
   walk(spec.schema);
   return fields;
+}
+
+/**
+ * The cross-checks, skipped when this build found nothing in the same config and routes before
+ * (remembered-checks.ts): they read nothing else (the vocabulary is code, the mapping
+ * meta-schema is in the key).
+ */
+function rememberedCrossCheck(project: LoadedProject): Diagnostic[] {
+  const key = buildResultKey('cross-check', readMetaSchema('mapping').hash, JSON.stringify(project.config ?? null), JSON.stringify(project.routes));
+  if (passedBefore(key)) return [];
+  const found = safeCrossCheck(project);
+  if (found.length === 0 && !hasErrors(project.diagnostics)) rememberPass(key);
+  return found;
 }
 
 /**

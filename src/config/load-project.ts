@@ -4,6 +4,8 @@ import { applyDefaults } from './defaults.js';
 import type { Diagnostic } from './diagnostics.js';
 import { secretFileProblems, withFileSecrets, type Env } from './env.js';
 import { checkAgainstMeta, metaSchema } from './meta-schema.js';
+import { readMetaSchema } from './meta-schema-compiler.js';
+import { buildResultKey, passedBefore, rememberPass } from './remembered-checks.js';
 import type { GatewayConfig, RouteSpec } from './types.js';
 import { readYamlSource, type YamlSource } from './yaml-source.js';
 
@@ -32,6 +34,28 @@ export function loadProject(configPath: string, givenEnv: Env = process.env): Lo
 
   const main = readYamlSource(display(configFile), env, diagnostics);
   sources.set(main.file, main);
+  // A config with YAML errors has no data: its routes are read from the document itself (only
+  // then: a cached source parses its document on first use, yaml-source.ts).
+  const routesSetting = main.data !== undefined ? (main.data as { routes?: unknown } | null)?.routes : main.doc.get('routes');
+  const routesDir = resolve(dirname(configFile), typeof routesSetting === 'string' ? routesSetting : 'routes');
+  let routeFiles: string[] | undefined;
+  try {
+    routeFiles = readdirSync(routesDir).filter((f) => /\.ya?ml$/.test(f)).sort();
+  } catch {
+    routeFiles = undefined;
+  }
+  // Every file is read before any is checked: the meta-schema checks are skipped when this
+  // build passed the very same data before (remembered-checks.ts). Findings keep their order:
+  // each file's reading findings, then its schema findings.
+  const routeSources = (routeFiles ?? []).map((name) => {
+    const found: Diagnostic[] = [];
+    return { source: readYamlSource(display(join(routesDir, name)), env, found), found };
+  });
+  const readCleanly = diagnostics.length === 0 && routeSources.every((r) => r.found.length === 0 && r.source.data !== undefined);
+  const checkKey = readCleanly && main.data !== undefined ? metaCheckKey(main, routeSources.map((r) => r.source)) : undefined;
+  const known = passedBefore(checkKey);
+  const substitutedBefore = substitutedCount(main, routeSources);
+
   let config: GatewayConfig | undefined;
   if (main.data !== undefined) {
     if (typeof main.data !== 'object' || main.data === null || Array.isArray(main.data)) {
@@ -39,31 +63,36 @@ export function loadProject(configPath: string, givenEnv: Env = process.env): Lo
     } else {
       // Even when the meta-schema finds problems, the data goes on to the cross-checks so one
       // lint run reports every problem; compile never builds a runtime from it (errors exist).
-      checkAgainstMeta(main, metaSchema('gateway'), diagnostics);
+      if (!known) checkAgainstMeta(main, metaSchema('gateway'), diagnostics);
       config = applyDefaults(main.data as Record<string, unknown>);
     }
   }
 
   const routes: RouteSpec[] = [];
-  // A config with YAML errors has no data: its routes are read from the document itself (only
-  // then: a cached source parses its document on first use, yaml-source.ts).
-  const routesSetting = main.data !== undefined ? (main.data as { routes?: unknown } | null)?.routes : main.doc.get('routes');
-  const routesDir = resolve(dirname(configFile), typeof routesSetting === 'string' ? routesSetting : 'routes');
-  let routeFiles: string[] = [];
-  try {
-    routeFiles = readdirSync(routesDir).filter((f) => /\.ya?ml$/.test(f)).sort();
-  } catch {
+  if (routeFiles === undefined) {
     diagnostics.push({ file: main.file, line: 1, col: 1, code: 'E_NO_ROUTES', severity: 'error', message: `no routes/ folder beside the config (${display(routesDir)})` });
   }
-  for (const name of routeFiles) {
-    const src = readYamlSource(display(join(routesDir, name)), env, diagnostics);
+  for (const { source: src, found } of routeSources) {
     sources.set(src.file, src);
+    diagnostics.push(...found);
     if (src.data === undefined) continue;
-    if (checkAgainstMeta(src, metaSchema('route'), diagnostics)) {
+    if (known || checkAgainstMeta(src, metaSchema('route'), diagnostics)) {
       const data = src.data as Omit<RouteSpec, 'file'>;
       routes.push(Object.freeze({ ...data, content_types: data.content_types ?? ['application/json'], file: src.file }));
     }
   }
+  // A pass that had to put substituted text back (checkAgainstMeta) changed the data: it is
+  // checked again next time, so the same change is made again.
+  if (!known && diagnostics.length === 0 && substitutedCount(main, routeSources) === substitutedBefore) rememberPass(checkKey);
   for (const message of secretFileProblems(env)) diagnostics.push({ file: main.file, line: 1, col: 1, code: 'W_SECRET_FILE', severity: 'warning', message });
   return { configFile, config, routes, sources, diagnostics };
+}
+
+/** What a meta-schema check's verdict depends on: both meta-schemas and every file's data. */
+function metaCheckKey(main: YamlSource, routes: readonly YamlSource[]): string | undefined {
+  return buildResultKey('meta-check', readMetaSchema('gateway').hash, readMetaSchema('route').hash, JSON.stringify(main.data), ...routes.map((r) => JSON.stringify(r.data)));
+}
+
+function substitutedCount(main: YamlSource, routes: ReadonlyArray<{ source: YamlSource }>): number {
+  return routes.reduce((n, r) => n + r.source.substituted.size, main.substituted.size);
 }

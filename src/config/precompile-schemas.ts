@@ -2,7 +2,8 @@
  * Build step (`npm run build`): writes the standalone validators of the config meta-schemas to
  * dist/schemas/, so `gateway serve` and `gateway lint` load them instead of compiling them; then
  * fills the startup cache (startup-cache.ts) for the shipped gateway.yaml and routes/, so its
- * first start needs neither the YAML parser nor ajv's code generator.
+ * first start needs neither the YAML parser nor ajv's code generator, and runs neither the
+ * config checks nor the config hash again (remembered-checks.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,4 +19,6 @@ for (const name of META_SCHEMAS) {
 // Imported only now: the meta-schema validators they load are the ones just written.
 const { loadProject } = await import('./load-project.js');
 const { compile } = await import('../compile/compile.js');
-compile(loadProject(join(packageRoot, 'gateway.yaml'), {}));
+const { rememberedConfigHash } = await import('../fleet/config-hash.js');
+const { runtime } = compile(loadProject(join(packageRoot, 'gateway.yaml'), {}));
+if (runtime) rememberedConfigHash(runtime.config, runtime.routes.map((r) => r.spec));

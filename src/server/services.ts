@@ -5,7 +5,7 @@ import { createFileServices } from '../store/file-services.js';
 import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from '../store/file-store.js';
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
-import { computeConfigHash } from '../fleet/config-hash.js';
+import { rememberedConfigHash } from '../fleet/config-hash.js';
 import { createFleet, type Fleet } from '../fleet/fleet.js';
 import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
 import { storeKindOf } from '../store/redis-url.js';
@@ -125,7 +125,7 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
     responses: createMemoryResponseStore(responseLimits),
   };
   // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
-  const configHash = () => computeConfigHash(config, runtime.routes.map((r) => r.spec));
+  const configHash = () => rememberedConfigHash(config, runtime.routes.map((r) => r.spec));
   if (storeKindOf(config.store.url) === 'memory') {
     const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     const stores: StoreServices = {
