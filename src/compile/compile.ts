@@ -1,7 +1,7 @@
 import { parsePricing } from '../billing/pricing.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { crossCheck } from '../config/cross-check.js';
-import { compileRequestSchema } from '../config/request-schema.js';
+import { compileOnFirstUse } from '../config/request-schema.js';
 import { hasErrors, type Diagnostic } from '../config/diagnostics.js';
 import { secretFileProblems, withFileSecrets, type Env } from '../config/env.js';
 import type { LoadedProject } from '../config/load-project.js';
@@ -88,8 +88,8 @@ function compileRoute(spec: RouteSpec, parameterVocabulary: ReadonlySet<string>)
   const payloadFields = payloadFieldsOf(spec);
   return Object.freeze({
     spec,
-    validate: spec.schema ? compileRequestSchema(spec.schema) : undefined,
-    validateMultipart: spec.multipart_schema ? compileRequestSchema(spec.multipart_schema, 'form') : undefined,
+    validate: spec.schema ? compileOnFirstUse(spec.schema) : undefined,
+    validateMultipart: spec.multipart_schema ? compileOnFirstUse(spec.multipart_schema, 'form') : undefined,
     surface: spec.surface ? surfaces.get(spec.surface) : undefined,
     payloadFields,
     tunableParameters: new Set([...parameterVocabulary, ...(spec.parameters ?? [])].filter((p) => !payloadFields.has(p))),

@@ -1,6 +1,6 @@
-import type { ValidateFunction } from 'ajv';
 import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
+import type { RequestValidator } from '../config/request-schema.js';
 import type { GatewayConfig, KeySpec, ModelSpec, ProviderSpec, RouteSpec } from '../config/types.js';
 import type { ProviderImplementation } from '../providers/types.js';
 import type { RoutingPolicy } from '../routing/policy.js';
@@ -9,9 +9,9 @@ import type { RouterSpec, UpstreamRef } from '../routing/targets.js';
 /** A route with everything prepared at startup (like @koa/router's Layer). */
 export interface CompiledRoute {
   readonly spec: RouteSpec;
-  /** The route's request validator, compiled once. */
-  readonly validate?: ValidateFunction;
-  readonly validateMultipart?: ValidateFunction;
+  /** The route's request validator, compiled once (on its first request). */
+  readonly validate?: RequestValidator;
+  readonly validateMultipart?: RequestValidator;
   /** Client text format, for text routes. */
   readonly surface?: SurfaceCodec;
   /**

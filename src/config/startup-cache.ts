@@ -16,6 +16,8 @@ import { packageRoot } from '../paths.js';
 const MAX_ENTRIES = 400;
 
 let dir: string | null | undefined;
+/** Names in the folder: listed once per process, then kept up to date by this module's writes. */
+let listing: Set<string> | undefined;
 
 function cacheDir(): string | null {
   if (dir === undefined) {
@@ -43,6 +45,20 @@ export function readCached(key: string, ext: string): string | undefined {
   }
 }
 
+/** Whether an entry is stored under `key`, without reading it (one listing of the folder per process). */
+export function hasCached(key: string, ext: string): boolean {
+  const d = cacheDir();
+  if (!d) return false;
+  if (!listing) {
+    try {
+      listing = new Set(readdirSync(d));
+    } catch {
+      listing = new Set();
+    }
+  }
+  return listing.has(`${key}.${ext}`);
+}
+
 /** Stores `text` under `key` (written aside, then renamed: readers never see half a file). */
 export function writeCached(key: string, ext: string, text: string): void {
   const d = cacheDir();
@@ -52,6 +68,7 @@ export function writeCached(key: string, ext: string, text: string): void {
     const tmp = join(d, `.${key}.${process.pid}.tmp`);
     writeFileSync(tmp, text);
     renameSync(tmp, join(d, `${key}.${ext}`));
+    listing?.add(`${key}.${ext}`);
     pruneSometimes(d);
   } catch {
     // read-only or full disk: the next start parses and compiles again, as without a cache
@@ -66,12 +83,16 @@ function pruneSometimes(d: string): void {
   const names = readdirSync(d).filter((n) => !n.startsWith('.'));
   if (names.length <= MAX_ENTRIES) return;
   const byAge = names.map((n) => ({ n, t: statSync(join(d, n)).mtimeMs })).sort((a, b) => a.t - b.t);
-  for (const { n } of byAge.slice(0, names.length - MAX_ENTRIES / 2)) unlinkSync(join(d, n));
+  for (const { n } of byAge.slice(0, names.length - MAX_ENTRIES / 2)) {
+    unlinkSync(join(d, n));
+    listing?.delete(n);
+  }
 }
 
 /** Forgets the folder setting (tests that change GATEWAY_CACHE_DIR). */
 export function resetCacheDir(): void {
   dir = undefined;
+  listing = undefined;
 }
 
 /** sha256 of a file's text (a module's own code, a dependency's package.json), '' when unreadable. */

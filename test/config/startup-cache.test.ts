@@ -6,7 +6,7 @@ import { compile } from '../../src/compile/compile.js';
 import { loadProject, type LoadedProject } from '../../src/config/load-project.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { compileRequestSchema } from '../../src/config/request-schema.js';
+import { compileOnFirstUse, compileRequestSchema } from '../../src/config/request-schema.js';
 import { resetCacheDir } from '../../src/config/startup-cache.js';
 
 const fixturesDir = resolve(process.cwd(), 'test/fixtures/configs');
@@ -88,6 +88,22 @@ describe('startup cache (config/startup-cache.ts)', () => {
     expect(form(a)).to.equal(true);
     expect(formCached(b)).to.equal(true);
     expect(b).to.deep.equal({ n: 3, on: true });
+  });
+
+  it('defers a cached validator to its first call, which judges (errors included) like a compiled one, even with the entry gone by then', () => {
+    const schema = () => ({ type: 'object', required: ['q'], properties: { q: { type: 'string', minLength: 2 } } });
+    use(dir);
+    const reference = compileRequestSchema(schema());
+    expect(readdirSync(dir).some((n) => n.endsWith('.cjs'))).to.equal(true);
+    const deferred = compileOnFirstUse(schema());
+    const notCached = compileOnFirstUse({ type: 'object', required: ['z'] });
+    expect(notCached({})).to.equal(false);
+    expect(notCached.errors?.[0]?.keyword).to.equal('required');
+    for (const name of readdirSync(dir)) rmSync(join(dir, name));
+    for (const body of [{ q: 'ok' }, { q: 'x' }, {}, { q: 1 }]) {
+      expect(deferred(body)).to.equal(reference(body));
+      expect(deferred.errors ?? null).to.deep.equal(reference.errors ?? null);
+    }
   });
 
   it('still refuses a schema that does not compile', () => {
