@@ -35,6 +35,8 @@ export function compileRequestSchema(schema: Record<string, unknown>, encoding: 
 export interface RequestValidator {
   (data: unknown): boolean;
   errors?: ErrorObject[] | null;
+  /** Does now what the first call would (a deferred validator: compileOnFirstUse). */
+  prepare?: () => void;
 }
 
 /**
@@ -49,14 +51,30 @@ export function compileOnFirstUse(schema: Record<string, unknown>, encoding: Req
   const key = standaloneKey(schema, encoding);
   if (key === undefined || !hasCached(key, 'cjs')) return compileRequestSchema(schema, encoding);
   let loaded: ValidateFunction | undefined;
+  // An entry removed since the start (pruned by another process) is compiled here instead.
+  const load = (): ValidateFunction => (loaded ??= compiled[encoding].get(schema) ?? keep(schema, encoding, fromCode(readCached(key, 'cjs')) ?? compileRequestSchema(schema, encoding)));
   const validate: RequestValidator = (data) => {
-    // An entry removed since the start (pruned by another process) is compiled here instead.
-    loaded ??= compiled[encoding].get(schema) ?? keep(schema, encoding, fromCode(readCached(key, 'cjs')) ?? compileRequestSchema(schema, encoding));
-    const valid = loaded(data) as boolean;
-    validate.errors = loaded.errors;
+    const v = load();
+    const valid = v(data) as boolean;
+    validate.errors = v.errors;
     return valid;
   };
+  validate.prepare = () => void load();
   return validate;
+}
+
+/**
+ * Prepares deferred validators one per event-loop turn (unref'd immediates): `serve` runs it
+ * once ready, so traffic arriving later finds them evaluated, and no turn does more than one
+ * (0.1–2 ms each) while requests may already be coming in.
+ */
+export function prepareInIdleTurns(validators: ReadonlyArray<RequestValidator | undefined>): void {
+  const pending = validators.filter((v): v is RequestValidator & { prepare: () => void } => v?.prepare !== undefined);
+  const next = (): void => {
+    pending.shift()?.prepare();
+    if (pending.length > 0) setImmediate(next).unref();
+  };
+  if (pending.length > 0) setImmediate(next).unref();
 }
 
 function fromCode(code: string | undefined): ValidateFunction | undefined {

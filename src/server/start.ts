@@ -14,6 +14,7 @@ import { createSharedServices, type SharedServices } from './services.js';
 import { answerWhileStarting } from './starting.js';
 import { collectStartupGarbage } from './startup-gc.js';
 import { warmUpHttpClient } from '../upstream/warm-up.js';
+import { prepareInIdleTurns } from '../config/request-schema.js';
 
 /** A running gateway. */
 export interface RunningGateway {
@@ -116,6 +117,7 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   server.on('request', app.koa.callback());
   const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
   lifecycle.markReady();
+  prepareValidators(runtime);
   const services: SharedServices = shared;
   return {
     server,
@@ -124,6 +126,7 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
     lifecycle,
     reload: (next) => {
       app.swap(next);
+      prepareValidators(next);
       if (needsTokenCounts(next)) void startBpeWorker();
     },
     async drain(graceMs = store.current().config.server.shutdown_grace_s * 1000) {
@@ -139,6 +142,11 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
       await services.close();
     },
   };
+}
+
+/** The routes' validators are made on first use (compile.ts); here, in idle turns once serving. */
+function prepareValidators(runtime: Runtime): void {
+  prepareInIdleTurns(runtime.routes.flatMap((r) => [r.validate, r.validateMultipart]));
 }
 
 /** True when some configured key's calls are counted (key-policy.ts: a token limit or a budget). */

@@ -6,7 +6,7 @@ import { compile } from '../../src/compile/compile.js';
 import { loadProject, type LoadedProject } from '../../src/config/load-project.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { compileOnFirstUse, compileRequestSchema } from '../../src/config/request-schema.js';
+import { compileOnFirstUse, compileRequestSchema, prepareInIdleTurns } from '../../src/config/request-schema.js';
 import { resetCacheDir } from '../../src/config/startup-cache.js';
 
 const fixturesDir = resolve(process.cwd(), 'test/fixtures/configs');
@@ -104,6 +104,22 @@ describe('startup cache (config/startup-cache.ts)', () => {
       expect(deferred(body)).to.equal(reference(body));
       expect(deferred.errors ?? null).to.deep.equal(reference.errors ?? null);
     }
+  });
+
+  it('prepares deferred validators in idle turns: prepared ones no longer read the cache, unprepared ones still would', async () => {
+    const schema = (field: string) => ({ type: 'object', required: [field] });
+    use(dir);
+    compileRequestSchema(schema('a'));
+    compileRequestSchema(schema('b'));
+    const prepared = compileOnFirstUse(schema('a'));
+    const deferred = compileOnFirstUse(schema('b'));
+    prepareInIdleTurns([prepared, undefined]);
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    // Every entry now says "accept anything": only a validator that has not loaded its code yet reads that.
+    for (const name of readdirSync(dir).filter((n) => n.endsWith('.cjs'))) writeFileSync(join(dir, name), 'module.exports = () => true;');
+    expect(prepared({})).to.equal(false);
+    expect(deferred({})).to.equal(true);
   });
 
   it('still refuses a schema that does not compile', () => {
