@@ -79,7 +79,7 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
     }
     const chunks: Buffer[] = [];
     let size = 0;
-    for await (const chunk of res.body) {
+    for await (const chunk of res.body.toReadable() as AsyncIterable<Buffer>) {
       size += chunk.length;
       // Leaving the loop discards the rest of the body (the request is aborted).
       if (size > policy.maxBytes) throw errors.invalidRequest(`The resource at ${parsed.host} is larger than ${policy.maxBytes} bytes.`, 'fetch_too_large');

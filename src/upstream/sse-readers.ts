@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { SseFrame } from '../codecs/codec.js';
 import { splitSseBlocks } from './sse-blocks.js';
-import { UpstreamBody, type ChunkSink, type ChunkSource } from './upstream-body.js';
+import type { ChunkSink, ChunkSource } from './upstream-body.js';
 
 /**
  * The gateway's one reader of upstream server-sent events (translated and same-format streams):
@@ -15,8 +15,8 @@ import { UpstreamBody, type ChunkSink, type ChunkSource } from './upstream-body.
  * line ending is accepted: a stream with CR is normalized to LF first. One batch per network
  * read, so a proxy writes what one read brought in one write.
  */
-export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<SseFrame[]> {
-  return readerOf(body, (text) => {
+export function readSseBlocks(body: ChunkSource): AsyncIterableIterator<SseFrame[]> {
+  return new SseReader(body, (text) => {
     const { frames } = splitSseBlocks(text);
     return frames.length > 0 ? frames : undefined;
   });
@@ -29,13 +29,8 @@ export function readSseBlocks(body: AsyncIterable<Uint8Array | string>): AsyncIt
  * events it need not read as one stretch of text, instead of an object and two strings per
  * event (identity-stage.ts).
  */
-export function readSseText(body: AsyncIterable<Uint8Array | string>): AsyncIterableIterator<readonly [string]> {
-  return readerOf(body, (text) => [text] as const);
-}
-
-// Upstream bodies hand over their chunks themselves; any other iterable is pulled from.
-function readerOf<B>(body: AsyncIterable<Uint8Array | string>, toBatch: (text: string) => B | undefined): SseReader<B> {
-  return new SseReader(body instanceof UpstreamBody ? body : new IterableSource(body), toBatch);
+export function readSseText(body: ChunkSource): AsyncIterableIterator<readonly [string]> {
+  return new SseReader(body, (text) => [text] as const);
 }
 
 /**
@@ -49,8 +44,8 @@ class SseBlockBuffer {
   private started = false;
 
   /** The text of the events a chunk completes, up to and including the last blank line ('' when none). */
-  push(chunk: Uint8Array | string): string {
-    let text = this.buffered + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk as Buffer));
+  push(chunk: Buffer): string {
+    let text = this.buffered + this.decoder.write(chunk);
     if (!this.started && text !== '') {
       // The spec drops one byte order mark at the start of the stream.
       this.started = true;
@@ -79,8 +74,7 @@ class SseBlockBuffer {
 }
 
 /**
- * An iterator of batches of whole events, fed by a chunk source (an upstream body, or any other
- * iterable through IterableSource). The chunks that arrive in one synchronous run (one network
+ * An iterator of batches of whole events, fed by a chunk source (an upstream body). The chunks that arrive in one synchronous run (one network
  * read: undici hands over each HTTP chunk of it in turn) are gathered and decoded once, in a
  * microtask after the run: one batch per read, so a proxy writes what one read brought in one
  * write. Nothing more is read while a batch waits unread (backpressure reaches the upstream); a
@@ -176,57 +170,5 @@ class SseReader<B> implements AsyncIterableIterator<B>, ChunkSink {
     if (batch) waiting.resolve({ done: false, value: batch });
     else if (this.failure) waiting.reject(this.failure.error);
     else waiting.resolve({ done: true, value: undefined });
-  }
-}
-
-/**
- * Any other iterable of bytes or text (a generator, a Node Readable) as a chunk source: its
- * items are handed over one per turn, so each is one batch; pausing stops the pulling.
- */
-class IterableSource implements ChunkSource {
-  private iterator: AsyncIterator<Uint8Array | string> | undefined;
-  private paused = false;
-  private stopped = false;
-  private wake: (() => void) | undefined;
-
-  constructor(private readonly iterable: AsyncIterable<Uint8Array | string>) {}
-
-  attach(sink: ChunkSink): void {
-    this.iterator = this.iterable[Symbol.asyncIterator]();
-    void this.pump(this.iterator, sink);
-  }
-
-  pause(): void {
-    this.paused = true;
-  }
-
-  resume(): void {
-    this.paused = false;
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
-  }
-
-  destroy(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.resume();
-    void this.iterator?.return?.()?.catch(() => undefined);
-  }
-
-  private async pump(iterator: AsyncIterator<Uint8Array | string>, sink: ChunkSink): Promise<void> {
-    try {
-      for (;;) {
-        if (this.paused) await new Promise<void>((resolve) => { this.wake = resolve; });
-        if (this.stopped) return;
-        const step = await iterator.next();
-        if (this.stopped) return;
-        if (step.done) return sink.end();
-        const item = step.value;
-        sink.chunk(typeof item === 'string' ? Buffer.from(item) : Buffer.from(item.buffer, item.byteOffset, item.byteLength));
-      }
-    } catch (e) {
-      if (!this.stopped) sink.fail(e);
-    }
   }
 }

@@ -86,15 +86,15 @@ export function dispatchUpstream(dispatcher: Dispatcher, options: Dispatcher.Dis
 
 /**
  * An upstream answer's body, as it arrives: read whole (`text`, `json`, `arrayBuffer`),
- * handed chunk by chunk to one sink (`attach`, which the SSE reader uses), iterated, or
- * discarded (`destroy`, which aborts the request if the body is not complete). One reader per
+ * handed chunk by chunk to one sink (`attach`, which the SSE reader uses), streamed
+ * (`toReadable`), or discarded (`destroy`, which aborts the request if the body is not complete). One reader per
  * body, as with any HTTP body. Until a reader comes, chunks are held, and past 64 KiB the
  * connection is paused so an unread body does not fill memory.
  *
  * The object is also undici's dispatch handler for its request (the `on*` methods, called by
  * undici only): one object per call instead of a handler, a stream and their listeners.
  */
-export class UpstreamBody implements AsyncIterable<Buffer>, ChunkSource {
+export class UpstreamBody implements ChunkSource {
   /** True once the body was discarded with `destroy()`. */
   destroyed = false;
   private readonly held: Buffer[] = [];
@@ -158,59 +158,10 @@ export class UpstreamBody implements AsyncIterable<Buffer>, ChunkSource {
     return this.collect((bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
   }
 
-  /** The body's chunks as they arrive; stopping early (break) discards the rest. */
-  [Symbol.asyncIterator](): AsyncIterator<Buffer> {
-    const queue: Buffer[] = [];
-    let done = false;
-    let failure: { error: unknown } | undefined;
-    let waiting: { resolve: (r: IteratorResult<Buffer>) => void; reject: (e: unknown) => void } | undefined;
-    const settle = (): void => {
-      if (!waiting) return;
-      const w = waiting;
-      if (queue.length > 0) {
-        waiting = undefined;
-        w.resolve({ done: false, value: queue.shift()! });
-      } else if (failure) {
-        waiting = undefined;
-        w.reject(failure.error);
-      } else if (done) {
-        waiting = undefined;
-        w.resolve({ done: true, value: undefined });
-      }
-    };
-    this.attach({
-      chunk: (data) => {
-        queue.push(data);
-        if (queue.length > 16) this.pause();
-        settle();
-      },
-      end: () => { done = true; settle(); },
-      fail: (error) => { failure ??= { error }; settle(); },
-    });
-    return {
-      next: () => {
-        if (queue.length > 0) {
-          const value = queue.shift()!;
-          if (queue.length === 0) this.resume();
-          return Promise.resolve({ done: false, value });
-        }
-        if (failure) return Promise.reject(failure.error);
-        if (done) return Promise.resolve({ done: true, value: undefined });
-        this.resume();
-        return new Promise((resolve, reject) => { waiting = { resolve, reject }; settle(); });
-      },
-      return: () => {
-        done = true;
-        queue.length = 0;
-        this.destroy();
-        return Promise.resolve({ done: true, value: undefined });
-      },
-    };
-  }
-
   /**
    * The body as a Node Readable, for APIs that take a stream (a media answer piped to the
-   * client). The Readable's backpressure pauses the upstream; destroying it discards the body.
+   * client) and for reading it chunk by chunk (`for await`). The Readable's backpressure
+   * pauses the upstream; destroying it (or leaving the loop early) discards the body.
    */
   toReadable(): Readable {
     const readable = new Readable({

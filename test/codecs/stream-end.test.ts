@@ -13,6 +13,7 @@ import type { Conversation, StreamEvent } from '../../src/codecs/internal.js';
 import { dialects } from '../../src/compile/registry.js';
 import { readSseBlocks } from '../../src/upstream/sse-readers.js';
 import { readFixture } from '../kit/fake-upstream.js';
+import { upstreamBodyOf } from '../helpers/upstream-body-of.js';
 
 const REQUEST: Conversation = { model: 'test/model', system: [], messages: [{ role: 'user', parts: [{ type: 'text', text: 'hi' }] }], stream: true };
 
@@ -28,7 +29,7 @@ const TERMINAL: Record<string, (frames: SseFrame[]) => number> = {
 async function framesOf(dialect: string, fixture: string): Promise<SseFrame[]> {
   const frames: SseFrame[] = [];
   const text = readFixture(dialect, fixture);
-  for await (const batch of readSseBlocks((async function* () { yield text; })())) frames.push(...batch);
+  for await (const batch of readSseBlocks(upstreamBodyOf([text]))) frames.push(...batch);
   return frames;
 }
 

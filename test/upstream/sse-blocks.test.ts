@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
-import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
 import { splitSseBlocks } from '../../src/upstream/sse-blocks.js';
 import { readSseBlocks, readSseText } from '../../src/upstream/sse-readers.js';
 import { UpstreamBody } from '../../src/upstream/upstream-body.js';
 import type { SseFrame } from '../../src/codecs/codec.js';
+import { upstreamBodyOf } from '../helpers/upstream-body-of.js';
 
 async function* bytesOf(text: string, cuts: number[]): AsyncGenerator<Uint8Array> {
   const bytes = Buffer.from(text, 'utf8');
@@ -54,7 +54,7 @@ const STREAM = [
 ].join('');
 
 /** The text reader's batches cut into frames (what the passthrough's identity stage reads from them). */
-async function* framesOfText(body: AsyncIterable<Uint8Array>): AsyncGenerator<SseFrame[]> {
+async function* framesOfText(body: UpstreamBody): AsyncGenerator<SseFrame[]> {
   for await (const [text] of readSseText(body)) {
     // Each batch is whole events: nothing is left over.
     const { frames, rest } = splitSseBlocks(text);
@@ -64,14 +64,12 @@ async function* framesOfText(body: AsyncIterable<Uint8Array>): AsyncGenerator<Ss
 }
 
 /**
- * The ways the reader is fed from something other than an upstream body (below): any async
- * iterable (a generator) and a Node Readable, and the text reader (readSseText) over either.
+ * Both readers over an upstream body fed piece by piece (each piece one network read): the
+ * frame reader (readSseBlocks) and the text reader (readSseText) cut into frames.
  */
 const INPUTS: ReadonlyArray<[string, (body: AsyncIterable<Uint8Array>) => AsyncIterable<SseFrame[]>]> = [
-  ['an async iterable', (body) => readSseBlocks(body)],
-  ['a Node Readable', (body) => readSseBlocks(Readable.from(body, { objectMode: true }))],
-  ['an async iterable, as text', (body) => framesOfText(body)],
-  ['a Node Readable, as text', (body) => framesOfText(Readable.from(body, { objectMode: true }))],
+  ['an upstream body', (body) => readSseBlocks(upstreamBodyOf(body))],
+  ['an upstream body, as text', (body) => framesOfText(upstreamBodyOf(body))],
 ];
 
 describe('upstream/sse-blocks', () => {
