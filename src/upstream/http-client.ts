@@ -78,5 +78,5 @@ export async function readBody(res: UpstreamResponse): Promise<unknown> {
 }
 
 // Moved to src/errors/ (one catalog, one mapping table); re-exported for existing importers.
-export { upstreamFailure, firstHeader } from '../errors/upstream-failure.js';
+export { upstreamFailure } from '../errors/upstream-failure.js';
 export { redactSecrets } from '../errors/redact.js';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errors, GatewayError } from '../../errors/gateway-error.js';
 import type { JobRecord, OperationCall, OperationResult } from '../../providers/types.js';
-import { firstHeader, sendUpstream, type UpstreamResponse } from '../../upstream/http-client.js';
+import { sendUpstream, type UpstreamResponse } from '../../upstream/http-client.js';
 import { MappingCompileError } from '../compile-error.js';
 import { toMedia } from '../media.js';
 import { BASE_VARIABLES, compileRequest, requestScope, requestVariables, upstreamOf, type RequestBuilder } from '../request.js';
@@ -75,7 +75,7 @@ export const asyncJobTransport: Transport = {
       const where = submit.locate(call, pollPath, requestVariables(call, upstreamOf(call), { id: state.id }));
       const res = await sendUpstream({ provider: call.providerName, url: where.url, method: job.poll.method ?? 'GET', headers: { accept: 'application/json', ...where.headers }, signal: call.signal, timeoutMs: mapping.timeout_ms ?? call.timeoutMs });
       await throwIfFailed(res, call);
-      const retryAfter = Number(firstHeader(res.headers['retry-after']));
+      const retryAfter = Number(res.header('retry-after'));
       return { reading: await read(await readJson(res, call), call, state.id), retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined };
     };
 
@@ -227,7 +227,7 @@ async function download(where: { url: string; headers: Record<string, string> },
   let headers = where.headers;
   for (let hop = 0; hop < 4; hop++) {
     const res: UpstreamResponse = await sendUpstream({ provider: call.providerName, url, method: 'GET', headers: { accept: '*/*', ...headers }, signal: call.signal, timeoutMs: call.timeoutMs });
-    const location = firstHeader(res.headers.location);
+    const location = res.header('location');
     if (res.status >= 300 && res.status < 400 && location) {
       res.body.destroy();
       const next = new URL(location, url);
@@ -236,7 +236,7 @@ async function download(where: { url: string; headers: Record<string, string> },
       continue;
     }
     await throwIfFailed(res, call);
-    return { bytes: await readBytes(res, call), contentType: firstHeader(res.headers['content-type']) };
+    return { bytes: await readBytes(res, call), contentType: res.header('content-type') };
   }
   throw badResponse(call, 'too many redirects for a job result');
 }

@@ -1,4 +1,3 @@
-import { firstHeader } from '../../upstream/http-client.js';
 import { toMedia } from '../media.js';
 import { BASE_VARIABLES, compileRequest } from '../request.js';
 import { compileResponseValue, matchesWhen, responseScope } from '../response.js';
@@ -27,7 +26,7 @@ export const binaryTransport: Transport = {
           const built = await request.build(call);
           const res = await sendBuilt(built, call, 'json', { timeoutMs: mapping.timeout_ms, accept: '*/*' });
           await throwIfFailed(res, call);
-          const upstreamType = firstHeader(res.headers['content-type']);
+          const upstreamType = res.header('content-type');
           const chosen = contentType ? await contentType(responseScope({ content_type: upstreamType }, call)) : undefined;
           const type = typeof chosen === 'string' && chosen ? chosen : upstreamType ?? 'application/octet-stream';
           if (envelope && envelopeFields && matchesWhen(envelope.when, call.body)) {
