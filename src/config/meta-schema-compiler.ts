@@ -13,10 +13,21 @@ export const META_SCHEMAS: readonly MetaSchemaName[] = ['gateway', 'route', 'map
 
 const options = { allErrors: true, strict: false, verbose: true } as const;
 
-/** The text of a meta-schema and its sha256 (which ties a precompiled validator to it). */
+const schemaTexts = new Map<MetaSchemaName, { text: string; hash: string }>();
+
+/**
+ * The text of a meta-schema and its sha256 (which ties a precompiled validator, and a
+ * remembered check, to it): read once per load of the config (a start, a lint, a reload),
+ * until forgetPrecompiledValidators.
+ */
 export function readMetaSchema(name: MetaSchemaName): { text: string; hash: string } {
-  const text = readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8');
-  return { text, hash: createHash('sha256').update(text).digest('hex') };
+  let read = schemaTexts.get(name);
+  if (!read) {
+    const text = readFileSync(join(packageRoot, 'schemas', `${name}.schema.json`), 'utf8');
+    read = { text, hash: createHash('sha256').update(text).digest('hex') };
+    schemaTexts.set(name, read);
+  }
+  return read;
 }
 
 /** Where the build writes the precompiled validator of a meta-schema. */
@@ -48,10 +59,12 @@ function newEngine(opts: Options): Engine {
 }
 
 /**
- * Drops the precompiled validators from the CommonJS cache and from the `children` of the
- * module that required them (createRequire's), the two places that keep a module loaded.
+ * Drops the meta-schema texts read and the precompiled validators: these from the CommonJS
+ * cache and from the `children` of the module that required them (createRequire's), the two
+ * places that keep a module loaded.
  */
 export function forgetPrecompiledValidators(): void {
+  schemaTexts.clear();
   for (const name of META_SCHEMAS) {
     const file = precompiledPath(name);
     const mod = requireCjs.cache[file];

@@ -4,7 +4,7 @@ import { packageRoot } from '../paths.js';
 import { cacheKey, readCached, writeCached } from './startup-cache.js';
 
 /** Written by every build (scripts/build.js): what ties a remembered result to the code that found it. */
-export const BUILD_ID_FILE = join(packageRoot, 'dist', 'build-id');
+const BUILD_ID_FILE = join(packageRoot, 'dist', 'build-id');
 
 let buildId: string | null | undefined;
 
@@ -44,9 +44,4 @@ export function passedBefore(key: string | undefined): boolean {
 /** Remembers that the check of this key passed cleanly. */
 export function rememberPass(key: string | undefined): void {
   if (key !== undefined) writeCached(key, 'pass', '');
-}
-
-/** Forgets the build id read (tests that write their own). */
-export function resetBuildId(): void {
-  buildId = undefined;
 }

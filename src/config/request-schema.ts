@@ -23,12 +23,7 @@ const compiled: Record<RequestEncoding, WeakMap<object, ValidateFunction>> = { j
  * a schema that compiled, so a hit compiles too.
  */
 export function compileRequestSchema(schema: Record<string, unknown>, encoding: RequestEncoding = 'json'): ValidateFunction {
-  let v = compiled[encoding].get(schema);
-  if (!v) {
-    v = cachedValidator(schema, encoding) ?? engineFor(encoding).compile(schema);
-    compiled[encoding].set(schema, v);
-  }
-  return v;
+  return compiled[encoding].get(schema) ?? keep(schema, encoding, cachedValidator(schema, encoding) ?? engineFor(encoding).compile(schema));
 }
 
 /** A request validator with ajv's contract: true, or false with `errors` set. */

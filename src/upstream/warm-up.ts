@@ -7,13 +7,14 @@ import { dispatchUpstream } from './upstream-body.js';
 const WARM_UP_TIMEOUT_MS = 1000;
 
 /**
- * Sends one JSON request through a throwaway upstream agent (and the gateway's one dispatch path, upstream-body.ts) to a loopback server of its own,
- * then closes both. `gateway serve` runs it before reporting ready, so the first burst of
- * traffic does not also pay for what a process's first HTTP exchange costs once: undici
- * compiles its HTTP parser (WebAssembly) on its first connection, and the client's and the
- * server's request code runs for the first time (cold code runs in V8's interpreter). With the
- * scavenge after it (server/startup-gc.ts), the longest event-loop delay of the first
- * 16-connection burst after a start went from 9.1–25.2 ms to 5.6–14.6 ms (docs/performance.md).
+ * Sends one JSON request through a throwaway upstream agent and the gateway's one dispatch
+ * path (upstream-body.ts) to a loopback server of its own, then closes both. `gateway serve`
+ * runs it before reporting ready, so the first burst of traffic does not also pay for what a
+ * process's first HTTP exchange costs once: undici compiles its HTTP parser (WebAssembly) on
+ * its first connection, and the client's and the server's request code runs for the first
+ * time (cold code runs in V8's interpreter). With the scavenge after it (server/startup-gc.ts),
+ * the longest event-loop delay of the first 16-connection burst after a start went from
+ * 9.1–25.2 ms to 5.6–14.6 ms (docs/performance.md).
  * Never throws: a start without it is only colder.
  */
 export async function warmUpHttpClient(): Promise<void> {
