@@ -8,9 +8,9 @@
  * of 20 and 500 chunks. The gateway runs the shipped gateway.yaml with a key that has rpm, tpm
  * and a budget (so auth, validation, limits and accounting are all on). Also reported: time to
  * ready of the shipped config with a plain key (started alone first, then restarted with the
- * same config) and its idle RSS, startup time
- * to the first /healthz answer, idle RSS and peak RSS with the limited key, and the longest event-loop delay of each
- * case, warm-up and first request included, on the server that carried it
+ * same config) and its idle RSS, startup time to the first /healthz answer, idle RSS and peak
+ * RSS with the limited key, and the longest event-loop delay of each case, warm-up and first
+ * request included, on the server that carried it
  * (perf_hooks.monitorEventLoopDelay, preloaded by loop-monitor.ts).
  * Prints one table and writes it to bench/cpu-results.md.
  */
