@@ -26,6 +26,10 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
   const socketServer = () => (wss ??= new (wsModule().WebSocketServer)({ noServer: true, maxPayload: 16 * 1024 * 1024 }));
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // Node removes its own socket error listener before it emits 'upgrade': without this one a
+    // client resetting the connection (ECONNRESET) while it is answered would throw an unhandled
+    // 'error' and end the process. ws adds its own once it takes the socket; this stays harmless.
+    socket.on('error', () => socket.destroy());
     if (!accepting()) return refuse(socket, shuttingDown('The gateway is shutting down; open the session again.'));
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, errors.notFound('Not found.'));
