@@ -11,7 +11,7 @@ import { compileProviderMappings } from '../mapping/compile-mapping.js';
 import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
-import { createDialectBackend } from '../upstream/dialect-backend.js';
+import { createDialectBackend } from '../providers/dialect-backend.js';
 
 /**
  * Named behaviour: every name YAML may use (provider types, surfaces, handlers) and the

@@ -1,7 +1,7 @@
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
-import { joinUrl } from '../upstream/dialect-backend.js';
+import { joinUrl } from '../upstream/join-url.js';
 import { atPath, MappingCompileError } from './compile-error.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 import type { AuthSpec, OperationMapping } from './types.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RequestRecord } from '../server/request-record.js';
+import type { RequestRecord } from '../calls/request-record.js';
 
 /**
  * The access log: one structured line per request, written when the response has finished

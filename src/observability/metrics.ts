@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, registerDefaultMetrics } from './prom-core.js';
-import type { AttemptRecord, RequestListener } from '../server/request-record.js';
+import type { AttemptRecord, RequestListener } from '../calls/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
 import type { BreakerState, ObservabilityHooks } from './hooks.js';
 import { createFastCounter, createFastHistogram, type BoundCounter, type BoundHistogram } from './bound-metrics.js';

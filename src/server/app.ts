@@ -17,18 +17,18 @@ import { uploadFile } from './handlers/upload-file.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SharedServices } from './services.js';
-import type { AppState } from './state.js';
+import type { AppState } from '../calls/state.js';
 import { authenticate } from './steps/authenticate.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
-import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
+import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from './handlers/observability.js';
 import { installClientAddress } from './client-address.js';
 import { requestContext } from './request-context.js';
 import { authenticateAdmin, authenticateAdminOrKey, type AnonymousWhen } from './steps/authenticate-admin.js';
-import { adminHandler } from '../admin/admin-handler.js';
-import { dashboard } from '../admin/dashboard.js';
-import { usageReport } from '../ledger/usage-handler.js';
+import { adminHandler } from './handlers/admin.js';
+import { dashboard } from './handlers/dashboard.js';
+import { usageReport } from './handlers/usage-report.js';
 import { frontStep } from './steps/front.js';
 
 /** What a handler may capture when its pipeline is built: the runtime, the lifecycle and its own route. */

@@ -5,12 +5,12 @@ import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH, tokenNonce } from '../store/realtime-signer.js';
 import { GatewayError, errors } from '../errors/gateway-error.js';
-import { shuttingDown } from './drain.js';
+import { shuttingDown, type RealtimeSockets } from './drain.js';
 import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
-import { openKeySpend, openRealtimeHold } from './steps/key-policy.js';
+import { openKeySpend, openRealtimeHold } from '../calls/key-spend.js';
 import type { SpendHold } from '../billing/spend-hold.js';
-import { wsModule } from './ws-module.js';
+import { wsModule } from '../upstream/ws-module.js';
 
 /**
  * Accepts WebSocket upgrades on the gateway's realtime path. The sealed token is checked
@@ -61,13 +61,6 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
     get clients() { return wss?.clients ?? NO_SOCKETS; },
     close() { wss?.close(); },
   };
-}
-
-/** The realtime sessions a gateway holds open: what draining and shutdown close. */
-export interface RealtimeSockets {
-  readonly clients: ReadonlySet<WebSocket>;
-  /** Stops accepting sessions (open ones are closed through `clients`). */
-  close(): void;
 }
 
 const NO_SOCKETS: ReadonlySet<WebSocket> = new Set();

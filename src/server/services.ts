@@ -12,7 +12,7 @@ import { storeKindOf } from '../store/redis-url.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import type { Logger } from 'pino';
 import { createObservability, type Observability } from '../observability/observability.js';
-import { createRequestEvents, type RequestEvents } from './request-record.js';
+import { createRequestEvents, type RequestEvents } from '../calls/request-record.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import type { LedgerServices } from '../ledger/open-ledger.js';

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { createRuntimeStore, type RuntimeStore } from '../compile/runtime-store.js';
 import type { Runtime } from '../compile/runtime.js';
 import { startBpeWorker } from '../billing/bpe.js';
-import { countsTokens } from './steps/key-policy.js';
+import { countsTokens } from '../calls/key-spend.js';
 import { createApp } from './app.js';
 import { drainServer } from './drain.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import { createFastCounter, createFastHistogram } from '../../src/observability/bound-metrics.js';
 import { createGatewayMetrics } from '../../src/observability/metrics.js';
-import type { AttemptRecord, RequestRecord } from '../../src/server/request-record.js';
+import type { AttemptRecord, RequestRecord } from '../../src/calls/request-record.js';
 import { parseSamples, samplesOf, valueOf } from './prometheus-text.js';
 
 function record(over: Partial<RequestRecord> = {}): RequestRecord {

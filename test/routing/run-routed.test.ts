@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { GatewayError } from '../../src/errors/gateway-error.js';
 import { createMemoryBreakerStore } from '../../src/routing/breaker-store.js';
-import type { AttemptFailure } from '../../src/routing/outcome.js';
+import type { UpstreamFailure } from '../../src/upstream/upstream-failure.js';
 import { resolvePolicy } from '../../src/routing/policy.js';
 import { runHedged } from '../../src/routing/run-hedged.js';
 import { runRouted, type AttemptReport, type RoutedCall } from '../../src/routing/run-routed.js';
@@ -15,7 +15,7 @@ const target = (id: string, upstreams = ['a']): RoutingTarget<string> => ({
 });
 
 /** A scripted attempt: each call takes the next outcome (a failure or 'ok'). */
-function scripted(outcomes: Array<AttemptFailure | 'ok' | 'slow'>) {
+function scripted(outcomes: Array<UpstreamFailure | 'ok' | 'slow'>) {
   const seen: string[] = [];
   const attempt = async (t: RoutingTarget<string>, _p: unknown, u: { name: string }, trace: AttemptTrace, signal: AbortSignal): Promise<string> => {
     seen.push(`${t.id}@${u.name}`);
@@ -35,8 +35,8 @@ function scripted(outcomes: Array<AttemptFailure | 'ok' | 'slow'>) {
   };
   return { seen, attempt };
 }
-const reasonText = (o: AttemptFailure) => (o.kind === 'status' ? String(o.status) : o.kind);
-const fail = (status: number): AttemptFailure => ({ kind: 'status', status, headers: {} });
+const reasonText = (o: UpstreamFailure) => (o.kind === 'status' ? String(o.status) : o.kind);
+const fail = (status: number): UpstreamFailure => ({ kind: 'status', status, headers: {} });
 
 function call(targets: RoutingTarget<string>[], attempt: RoutedCall<string, string, string>['attempt'], extra: Partial<RoutedCall<string, string, string>> = {}): RoutedCall<string, string, string> {
   return { targets, breaker: createMemoryBreakerStore(), signal: new AbortController().signal, prepare: async (t) => t.id, attempt, random: () => 0, ...extra };

@@ -3,13 +3,13 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Middleware } from 'koa';
-import type { Runtime } from '../compile/runtime.js';
-import { packageRoot } from '../paths.js';
-import { errors } from '../errors/gateway-error.js';
-import type { AppState } from '../server/state.js';
-import { DOCS_ASSETS, renderDocsPage } from './docs-page.js';
-import type { GatewayMetrics } from './metrics.js';
-import { buildOpenApi } from './openapi.js';
+import type { Runtime } from '../../compile/runtime.js';
+import { packageRoot } from '../../paths.js';
+import { errors } from '../../errors/gateway-error.js';
+import type { AppState } from '../../calls/state.js';
+import { DOCS_ASSETS, renderDocsPage } from '../../observability/docs-page.js';
+import type { GatewayMetrics } from '../../observability/metrics.js';
+import { buildOpenApi } from '../../observability/openapi.js';
 
 /** `GET /metrics`: the Prometheus exposition of this process. */
 export function serveMetrics(metrics: GatewayMetrics): Middleware<AppState> {

@@ -3,7 +3,7 @@ import { toNanoUsd } from '../../src/billing/usd.js';
 import type { KeyEntry } from '../../src/compile/runtime.js';
 import type { KeySpec } from '../../src/config/types.js';
 import { isGatewayError } from '../../src/errors/gateway-error.js';
-import { allowsModel, openKeySpend } from '../../src/server/steps/key-policy.js';
+import { allowsModel, openKeySpend } from '../../src/calls/key-spend.js';
 import { compileModelGlobs } from '../../src/compile/keys.js';
 import { createMemoryRateLimiter } from '../../src/store/rate-limiter.js';
 import { createMemorySpendLedger } from '../../src/store/spend-ledger.js';

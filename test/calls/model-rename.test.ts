@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
+import { writeSseFrame } from '../../src/sse-frame.js';
 import { splitSseBlocks } from '../../src/upstream/sse-blocks.js';
-import { ModelRenamer } from '../../src/server/model-rename.js';
+import { ModelRenamer } from '../../src/calls/model-rename.js';
 
 const chunk = (id: string, model: string, text: string) => `data: {"id":"${id}","object":"chat.completion.chunk","model":"${model}","choices":[{"delta":{"content":"${text}"}}]}\n\n`;
 

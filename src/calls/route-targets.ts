@@ -5,7 +5,7 @@ import type { LatencyTracker } from '../routing/latency.js';
 import type { RoutingTarget } from '../routing/targets.js';
 import type { GatewayState } from './state.js';
 import { resolveModel } from './resolve-model.js';
-import { allowsModel, assertModelAllowed } from './steps/key-policy.js';
+import { allowsModel, assertModelAllowed } from './key-spend.js';
 
 /** Characters per token of the rough prompt estimate used to rank targets by price. */
 const CHARS_PER_TOKEN = 4;

@@ -3,7 +3,7 @@ import { frameMayCarryUsage, injectCostIntoFrame } from '../billing/frame-cost.j
 import type { CodecError, DialectCodec, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, StreamEvent } from '../codecs/internal.js';
 import { generateId } from '../codecs/shared/ids.js';
-import { withData } from '../codecs/shared/sse-frame.js';
+import { withData } from '../sse-frame.js';
 import { redactSecrets } from '../errors/redact.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import { readSseBlock } from '../upstream/sse-blocks.js';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../codecs/codec.js';
-import { writeSseFrame } from '../codecs/shared/sse-frame.js';
+import { writeSseFrame } from '../sse-frame.js';
 
 /** The headers of every event stream: no buffering anywhere between us and the client. */
 const SSE_HEADERS: ReadonlyArray<readonly [string, string]> = [

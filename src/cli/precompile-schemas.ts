@@ -8,7 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { packageRoot } from '../paths.js';
-import { META_SCHEMAS, generateValidatorCode, precompiledPath } from './meta-schema-compiler.js';
+import { META_SCHEMAS, generateValidatorCode, precompiledPath } from '../config/meta-schema-compiler.js';
 
 for (const name of META_SCHEMAS) {
   const file = precompiledPath(name);
@@ -17,7 +17,7 @@ for (const name of META_SCHEMAS) {
 }
 
 // Imported only now: the meta-schema validators they load are the ones just written.
-const { loadProject } = await import('./load-project.js');
+const { loadProject } = await import('../config/load-project.js');
 const { compile } = await import('../compile/compile.js');
 const { rememberedConfigHash } = await import('../fleet/config-hash.js');
 const { runtime } = compile(loadProject(join(packageRoot, 'gateway.yaml'), {}));

@@ -1,5 +1,5 @@
 import type { SseFrame } from '../codecs/codec.js';
-import { withData } from '../codecs/shared/sse-frame.js';
+import { withData } from '../sse-frame.js';
 import { hasAt } from './frame-scan.js';
 
 /** The first model field of a frame's JSON text. */

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
-import { GatewayError } from '../errors/gateway-error.js';
-import type { SharedServices } from '../server/services.js';
-import type { AppState } from '../server/state.js';
-import { adminOperations } from './admin-operations.js';
-import { AdminConflict } from './key-store.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { SharedServices } from '../services.js';
+import type { AppState } from '../../calls/state.js';
+import { adminOperations } from '../../admin/admin-operations.js';
+import { AdminConflict } from '../../admin/key-store.js';
 
 /** 501 for the admin API and usage reports when no database is configured. */
 export function ledgerNotConfigured(what: string): GatewayError {

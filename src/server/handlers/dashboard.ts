@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Middleware } from 'koa';
-import { errors } from '../errors/gateway-error.js';
-import { packageRoot } from '../paths.js';
-import type { AppState } from '../server/state.js';
+import { errors } from '../../errors/gateway-error.js';
+import { packageRoot } from '../../paths.js';
+import type { AppState } from '../../calls/state.js';
 
 /** Folder of the dashboard's static files (shipped as they are: no build step). */
 export const uiDir = join(packageRoot, 'ui');

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { createRequestEvents, type AttemptRecord } from '../../src/server/request-record.js';
-import { attemptReporter, routingHeaders } from '../../src/server/routing-call.js';
-import type { GatewayState } from '../../src/server/state.js';
+import { createRequestEvents, type AttemptRecord } from '../../src/calls/request-record.js';
+import { attemptReporter, routingHeaders } from '../../src/calls/routing-call.js';
+import type { GatewayState } from '../../src/calls/state.js';
 
 describe('server/routing-call', () => {
   it('#attemptReporter emits one AttemptRecord per attempt, numbered, with the request id', () => {

@@ -1,4 +1,4 @@
-import type { ParameterizedContext } from 'koa';
+import type { CallExchange } from './exchange.js';
 import type { CallMeter } from '../billing/call-meter.js';
 import { estimateConversationTokens } from '../billing/token-counter.js';
 import type { DialectCodec, DialectRequest, DialectTarget, SseFrame, StreamDecoder, SurfaceCodec } from '../codecs/codec.js';
@@ -9,14 +9,13 @@ import { classifyStreamContentType } from '../errors/stream-response.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import type { OperationCall } from '../providers/types.js';
 import type { UpstreamResponse } from '../upstream/http-client.js';
-import { targetOf, sendDialectRequest } from '../upstream/dialect-backend.js';
-import { mapCallError } from '../upstream/map-call-error.js';
+import { targetOf, sendDialectRequest } from '../providers/dialect-backend.js';
+import { mapCallError } from '../providers/map-call-error.js';
 import { firstSseFrame } from '../upstream/sse-blocks.js';
 import { readSseText } from '../upstream/sse-readers.js';
 import { IdentityStage } from './identity-stage.js';
 import { stripGatewayFields } from './resolve-model.js';
-import type { AppState } from './state.js';
-import { streamFailure } from './text-call.js';
+import { streamFailure } from './stream-pipeline.js';
 import { writeStream, type StreamInput } from './stream-pipeline.js';
 
 /** Characters per token of the output estimate written when an upstream reports no usage. */
@@ -183,7 +182,7 @@ export async function openPassthrough(dialect: DialectCodec, request: Conversati
  * into the usage frame and the closing comment.
  */
 export function writePassthroughStream(
-  ctx: ParameterizedContext<AppState>,
+  ctx: CallExchange,
   surface: SurfaceCodec,
   stream: PassthroughStream,
   headers: Record<string, string>,

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import type { DialectTarget } from '../../src/codecs/codec.js';
 import type { Conversation } from '../../src/codecs/internal.js';
 import { dialects } from '../../src/compile/registry.js';
-import { passthroughEnvelope } from '../../src/server/passthrough.js';
+import { passthroughEnvelope } from '../../src/calls/passthrough.js';
 
 // A request using every field a dialect could read: the envelope must not depend on any of them.
 const full = (stream: boolean): Conversation => ({

@@ -1,12 +1,11 @@
-import type { ParameterizedContext } from 'koa';
+import type { CallExchange } from './exchange.js';
 import { elapsedMs } from './request-record.js';
 import type { CallMeter } from '../billing/call-meter.js';
 import { COST_HEADER, closeWithCost } from '../billing/frame-cost.js';
 import type { CodecError, SseFrame } from '../codecs/codec.js';
-import { isGatewayError } from '../errors/gateway-error.js';
+import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
 import { openSse, writeFrames } from './sse-response.js';
-import type { AppState } from './state.js';
 import type { CallSignal } from '../upstream/request-abort.js';
 
 /** A stage's verdict that the stream failed: it ends with this error. */
@@ -61,7 +60,7 @@ const NO_FRAMES: readonly SseFrame[] = [];
  * written as the closing `x-gateway-cost` comment and HTTP trailer.
  */
 export async function writeStream<I>(
-  ctx: ParameterizedContext<AppState>,
+  ctx: CallExchange,
   input: StreamInput<I>,
   stage: StreamStage<I>,
   headers: Record<string, string>,
@@ -130,7 +129,7 @@ export async function writeStream<I>(
  * two, and a write to a loopback or LAN socket costs the sender a syscall and the receiver's
  * wake-up. Nothing waits longer than that turn, so time to first byte is unchanged.
  */
-function writeHold(res: ParameterizedContext['res']): () => void {
+function writeHold(res: CallExchange['res']): () => void {
   let held = false;
   const release = (): void => {
     held = false;
@@ -148,4 +147,10 @@ function writeHold(res: ParameterizedContext['res']): () => void {
 /** Whether the client itself went away (not the total deadline). */
 export function clientGone(signal: CallSignal): boolean {
   return signal.aborted && signal.reason !== TOTAL_DEADLINE;
+}
+
+/** The error a stream ends with when its upstream fails after the first byte. */
+export function streamFailure(signal: CallSignal, what: string): GatewayError {
+  if (signal.aborted && signal.reason === TOTAL_DEADLINE) return new GatewayError(504, 'timeout_error', 'upstream_timeout', 'The request reached its total deadline before the answer was complete.');
+  return new GatewayError(502, 'upstream_error', 'upstream_stream_truncated', `The upstream stream of ${what} failed before it was complete.`);
 }

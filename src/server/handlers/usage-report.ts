@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
-import { ledgerFailure, ledgerNotConfigured } from '../admin/admin-handler.js';
-import { errors } from '../errors/gateway-error.js';
-import type { SharedServices } from '../server/services.js';
-import type { AppState } from '../server/state.js';
-import { queryUsage, readUsageQuery } from './usage-report.js';
+import { ledgerFailure, ledgerNotConfigured } from './admin.js';
+import { errors } from '../../errors/gateway-error.js';
+import type { SharedServices } from '../services.js';
+import type { AppState } from '../../calls/state.js';
+import { queryUsage, readUsageQuery } from '../../ledger/usage-report.js';
 
 /**
  * GET /v1/usage?from=&to=&group_by=: the ledger summed per group. An admin key sees every key;

@@ -1,29 +1,26 @@
-import type { ParameterizedContext } from 'koa';
+import type { CallExchange } from './exchange.js';
 import { elapsedMs } from './request-record.js';
 import { errorFromStreamEvent } from '../errors/upstream-failure.js';
 import { createCallMeter, type CallMeter } from '../billing/call-meter.js';
 import { planTextCall, type TextPlan } from '../billing/call-plan.js';
-import { COST_HEADER, injectCostIntoBody, injectCostIntoFrame } from '../billing/frame-cost.js';
+import { COST_HEADER, injectCostIntoBody } from '../billing/frame-cost.js';
 import type { SpendHold } from '../billing/spend-hold.js';
 import { limitStreamSpend } from '../billing/stream-spend-limiter.js';
 import { formatUsd } from '../billing/usd.js';
-import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
+import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import { dialects } from '../compile/registry.js';
-import { GatewayError, errors, isGatewayError } from '../errors/gateway-error.js';
+import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
 import { portableConversation } from '../routing/portable-conversation.js';
 import type { Routed } from '../routing/run-routed.js';
 import type { RoutingTarget } from '../routing/targets.js';
 import type { AttemptTrace } from '../upstream/call-upstream.js';
-import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
 import { openPassthrough, passthroughJson, writePassthroughStream, type PassthroughStream } from './passthrough.js';
 import { buildCall, callFor, dropUnsupported } from './resolve-model.js';
 import { routingHeaders, runRoutingLoop, type RoutingServices } from './routing-call.js';
-import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
-import type { AppState } from './state.js';
-import type { CallSignal } from '../upstream/request-abort.js';
+import { streamTranslated } from './translate-stage.js';
 
 /** The budgets a text call runs under. */
 export interface TextBilling {
@@ -61,7 +58,7 @@ type TextAnswer =
  * answered (`x-gateway-model`, `x-gateway-attempts`, `x-gateway-fallback-reason`).
  */
 export async function runTextCall(
-  ctx: ParameterizedContext<AppState>,
+  ctx: CallExchange,
   surface: SurfaceCodec,
   targets: ReadonlyArray<RoutingTarget<ModelEntry>>,
   services: RoutingServices,
@@ -141,7 +138,7 @@ async function attemptText(p: TextPrepared, call: OperationCall, trace: AttemptT
 
 /** Writes the answer of the attempt that won, in the client's surface. */
 async function writeAnswer(
-  ctx: ParameterizedContext<AppState>,
+  ctx: CallExchange,
   surface: SurfaceCodec,
   routed: Routed<ModelEntry, TextPrepared, TextAnswer>,
   headers: Record<string, string>,
@@ -178,7 +175,7 @@ async function writeAnswer(
  * headers are the gateway's own values (no validation needed). `beforeWrite` sees the finished
  * body first (stored Responses stamp and store it).
  */
-function sendJsonAnswer(ctx: ParameterizedContext<AppState>, body: unknown, headers: Record<string, string>, cost: number, beforeWrite?: (body: unknown) => void): void {
+function sendJsonAnswer(ctx: CallExchange, body: unknown, headers: Record<string, string>, cost: number, beforeWrite?: (body: unknown) => void): void {
   injectCostIntoBody(body, cost);
   beforeWrite?.(body);
   const text = JSON.stringify(body);
@@ -191,58 +188,4 @@ function sendJsonAnswer(ctx: ParameterizedContext<AppState>, body: unknown, head
   res.setHeader('content-length', Buffer.byteLength(text));
   ctx.state.gw.record.ttfbMs = elapsedMs(ctx.state.gw.record);
   res.end(text);
-}
-
-/**
- * The translating stage of the stream pipeline: internal events in, the client surface's own
- * frames out, metered as they pass; the cost goes into the frames that carry usage. An error
- * event (from the upstream or its decoder's end) fails the stream.
- */
-export function createTranslateStage(surface: SurfaceCodec, request: Conversation, meter: CallMeter): StreamStage<StreamEvent> {
-  const encoder = surface.createStreamEncoder(request);
-  return {
-    push(event, out) {
-      if (event.type === 'error') return { error: { status: event.status, type: event.errorType, code: event.code ?? null, message: event.message } };
-      meter.observe(event);
-      const frames = encoder.encode(event);
-      if (event.type === 'usage') for (const f of frames) out.push(injectCostIntoFrame(f, meter.cost()));
-      else for (const f of frames) out.push(f);
-      return undefined;
-    },
-    end: () => undefined,
-    close: (cost, failed) => (failed ? NO_FRAMES : encoder.end().map((f) => injectCostIntoFrame(f, cost))),
-    fail: (error) => encoder.fail(error),
-  };
-}
-
-const NO_FRAMES: readonly SseFrame[] = [];
-
-/** Streams internal events (the first already in hand) through the pipeline in the client's surface. */
-export function streamTranslated(
-  ctx: ParameterizedContext<AppState>,
-  surface: SurfaceCodec,
-  request: Conversation,
-  iterator: AsyncIterator<StreamEvent>,
-  first: IteratorResult<StreamEvent>,
-  headers: Record<string, string>,
-  meter: CallMeter,
-): Promise<void> {
-  const signal = ctx.state.gw.abort;
-  const operation = ctx.state.gw.route.spec.operation;
-  const input: StreamInput<StreamEvent> = {
-    first: first.done ? [] : [first.value],
-    next: async () => {
-      const step = await iterator.next();
-      return step.done ? { done: true, value: undefined } : { done: false, value: [step.value] };
-    },
-    close: async () => { await iterator.return?.(); },
-    failure: (e) => (isGatewayError(e) ? e : streamFailure(signal, operation)),
-  };
-  return writeStream(ctx, input, createTranslateStage(surface, request, meter), headers, meter);
-}
-
-/** The error a stream ends with when its upstream fails after the first byte. */
-export function streamFailure(signal: CallSignal, what: string): GatewayError {
-  if (signal.aborted && signal.reason === TOTAL_DEADLINE) return new GatewayError(504, 'timeout_error', 'upstream_timeout', 'The request reached its total deadline before the answer was complete.');
-  return new GatewayError(502, 'upstream_error', 'upstream_stream_truncated', `The upstream stream of ${what} failed before it was complete.`);
 }

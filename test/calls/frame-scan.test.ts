@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mustDecode, outputCharsOf } from '../../src/server/frame-scan.js';
+import { mustDecode, outputCharsOf } from '../../src/calls/frame-scan.js';
 
 describe('server/frame-scan', () => {
   describe('#mustDecode', () => {

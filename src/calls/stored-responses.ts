@@ -10,7 +10,7 @@ import { isRecord, type JsonObject } from '../codecs/shared/json.js';
 import type { ModelEntry } from '../compile/runtime.js';
 import type { ResponseStore } from '../store/response-store.js';
 import type { GatewayState } from './state.js';
-import { withData } from '../codecs/shared/sse-frame.js';
+import { withData } from '../sse-frame.js';
 
 /** The surface whose requests may refer to stored responses. */
 const RESPONSES_SURFACE = 'openai-responses';

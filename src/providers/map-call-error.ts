@@ -1,5 +1,5 @@
-import type { OperationCall } from '../providers/types.js';
-import { mapTransportError } from './http-client.js';
+import type { OperationCall } from './types.js';
+import { mapTransportError } from '../upstream/http-client.js';
 
 /** mapTransportError for a failure while reading the body of an operation call's upstream answer. */
 export function mapCallError(e: unknown, call: OperationCall): Error {

@@ -2,12 +2,13 @@ import type { DialectCodec, DialectRequest, DialectTarget } from '../codecs/code
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
-import type { OperationCall, TextBackend } from '../providers/types.js';
+import type { OperationCall, TextBackend } from './types.js';
 import type { ModelSpec, ProviderSpec } from '../config/types.js';
 import { classifyStreamContentType } from '../errors/stream-response.js';
 import { mapCallError } from './map-call-error.js';
-import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from './http-client.js';
-import { readSseBlocks } from './sse-readers.js';
+import { readBody, sendUpstream, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
+import { joinUrl } from '../upstream/join-url.js';
+import { readSseBlocks } from '../upstream/sse-readers.js';
 
 /** Targets already built, per compiled model spec (and the provider spec they were built for). */
 const targets = new WeakMap<ModelSpec, { provider: ProviderSpec; target: DialectTarget }>();
@@ -53,11 +54,6 @@ export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequ
     throw upstreamFailure(call.providerName, res.status, res.headers, dialect.decodeError(res.status, body));
   }
   return res;
-}
-
-/** Joins a base URL and a path without doubling or losing slashes. */
-export function joinUrl(base: string, path: string): string {
-  return base.replace(/\/+$/, '') + (path.startsWith('/') ? path : `/${path}`);
 }
 
 /** A TextBackend that speaks one upstream wire format over HTTP. */

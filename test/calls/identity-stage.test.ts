@@ -5,9 +5,9 @@ import type { SseFrame } from '../../src/codecs/codec.js';
 import { anthropicMessagesDialect, anthropicMessagesSurface } from '../../src/codecs/anthropic-messages/index.js';
 import type { Conversation } from '../../src/codecs/internal.js';
 import { openAiChatDialect, openAiChatSurface } from '../../src/codecs/openai-chat/index.js';
-import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
-import { IdentityStage } from '../../src/server/identity-stage.js';
-import { ModelRenamer } from '../../src/server/model-rename.js';
+import { writeSseFrame } from '../../src/sse-frame.js';
+import { IdentityStage } from '../../src/calls/identity-stage.js';
+import { ModelRenamer } from '../../src/calls/model-rename.js';
 
 const hold: SpendHold = { needsEstimate: false, reserve: async () => 0, settle: async () => undefined };
 const pricing = { prompt: 0.000002, completion: 0.000008 };

@@ -1,5 +1,19 @@
-/** SseFrame helpers: its wire form, and a copy with other data. Pure (codecs, billing and the stream writer share them). */
-import type { SseFrame } from '../codec.js';
+/**
+ * One server-sent event, below every layer that handles one: upstream/ reads frames off the wire,
+ * codecs/ decode and encode them, the stream pipeline in calls/ writes them to the client. Its wire
+ * form and a copy with other data live here too. Pure.
+ */
+
+/** One server-sent event as written on (or read off) the wire. */
+export interface SseFrame {
+  event?: string;
+  data: string;
+  /**
+   * The frame's exact wire text (blank line included) when it is forwarded as it came; a frame
+   * whose data changes must not keep it (build the new frame with `withData`).
+   */
+  raw?: string;
+}
 
 /** Serializes one frame in SSE syntax (multi-line data split into several data: lines). */
 export function writeSseFrame(frame: SseFrame): string {
