@@ -7,7 +7,7 @@
 import { Writable } from 'node:stream';
 import { createAccessLog } from '../src/observability/access-log.js';
 import { createGatewayMetrics } from '../src/observability/metrics.js';
-import { createLogger } from '../src/server/logger.js';
+import { createLogger } from '../src/observability/logger.js';
 import type { RequestRecord } from '../src/calls/request-record.js';
 
 const N = Number(process.env.BENCH_N ?? 300_000);

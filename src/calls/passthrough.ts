@@ -53,7 +53,7 @@ const envelopes = new WeakMap<DialectTarget, Map<DialectCodec, [plain?: Passthro
 /**
  * The envelope of a same-format call to `target`, learned once per dialect, target and stream
  * flag from the dialect's encoding of an empty conversation. Each dialect derives path, headers
- * and stream options from the target and the stream flag only (test/server/passthrough-envelope
+ * and stream options from the target and the stream flag only (test/calls/passthrough-envelope
  * checks this against full requests); encoding per request cost a few microseconds.
  */
 export function passthroughEnvelope(dialect: DialectCodec, target: DialectTarget, stream: boolean): PassthroughEnvelope {

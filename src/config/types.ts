@@ -190,7 +190,7 @@ export interface GatewayConfig {
     /** Instances sharing budgets during an outage (default: the live heartbeats). */
     instances?: number;
     tls?: { ca_file?: string };
-    /** Stored Responses: seconds kept, largest record, memory total (defaults in server/services.ts). */
+    /** Stored Responses: seconds kept, largest record, memory total (defaults in fleet/open-stores.ts). */
     responses?: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number };
   };
   files: {

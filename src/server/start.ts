@@ -8,7 +8,7 @@ import { countsTokens } from '../calls/key-spend.js';
 import { createApp } from './app.js';
 import { drainServer } from './drain.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../observability/logger.js';
 import { attachRealtime } from './realtime-upgrade.js';
 import { createSharedServices, type SharedServices } from './services.js';
 import { answerWhileStarting } from './starting.js';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { mustDecode, outputCharsOf } from '../../src/calls/frame-scan.js';
 
-describe('server/frame-scan', () => {
+describe('calls/frame-scan', () => {
   describe('#mustDecode', () => {
     const table: Array<[string, { event?: string; data: string }, boolean]> = [
       ['chat content chunk', { data: '{"choices":[{"delta":{"content":"Hi"},"finish_reason":null}],"usage":null}' }, false],

@@ -30,7 +30,7 @@ function run(stage: IdentityStage, texts: string[], cost = 0.001): { wire: strin
   return { wire, closing: stage.close(cost, ended !== undefined).map(writeSseFrame).join(''), failed: ended?.error.code ?? undefined };
 }
 
-describe('server/identity-stage', () => {
+describe('calls/identity-stage', () => {
   describe('IdentityStage (openai-chat)', () => {
     it('forwards content chunks as text with the model renamed, blank lines and comments left out', () => {
       const request = conversation('openai/gpt-x', true);

@@ -17,7 +17,7 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   return undefined;
 }
 
-describe('server/steps/key-policy', () => {
+describe('calls/key-spend', () => {
   describe('allowsModel', () => {
     it('matches * and ? globs literally otherwise', () => {
       const spec = compileModelGlobs(['sandbox/*', 'openai/gpt-4.1', 'x/model-?']);

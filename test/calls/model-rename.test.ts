@@ -5,7 +5,7 @@ import { ModelRenamer } from '../../src/calls/model-rename.js';
 
 const chunk = (id: string, model: string, text: string) => `data: {"id":"${id}","object":"chat.completion.chunk","model":"${model}","choices":[{"delta":{"content":"${text}"}}]}\n\n`;
 
-describe('server/model-rename', () => {
+describe('calls/model-rename', () => {
   describe('ModelRenamer#rename', () => {
     it('renames the model in data and wire text of every frame, at the learned offset and elsewhere', () => {
       const renamer = new ModelRenamer('openai/gpt-x');

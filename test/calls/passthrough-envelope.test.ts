@@ -31,7 +31,7 @@ const targets: DialectTarget[] = [
   { upstreamModel: 'models/model-b', supportedParameters: new Set(), options: { anthropic_version: '2026-10-21', beta: ['tools-2026'], organization: 'org', project: 'prj' } },
 ];
 
-describe('server/passthrough-envelope', () => {
+describe('calls/passthrough-envelope', () => {
   for (const [name, dialect] of dialects) {
     for (const stream of [false, true]) {
       it(`${name}${stream ? ' (stream)' : ''}: the learned envelope is the one of a full request`, () => {

@@ -3,7 +3,7 @@ import { createRequestEvents, type AttemptRecord } from '../../src/calls/request
 import { attemptReporter, routingHeaders } from '../../src/calls/routing-call.js';
 import type { GatewayState } from '../../src/calls/state.js';
 
-describe('server/routing-call', () => {
+describe('calls/routing-call', () => {
   it('#attemptReporter emits one AttemptRecord per attempt, numbered, with the request id', () => {
     const events = createRequestEvents();
     const seen: AttemptRecord[] = [];

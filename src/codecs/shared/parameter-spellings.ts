@@ -5,7 +5,7 @@
  * them, so a model that lists one spelling accepts the capability under every spelling.
  *
  * This table is the only place that knows which names belong together. The parameter filter
- * (server/resolve-model.ts), discovery's `?supported_parameters=` and every dialect's encoder
+ * (calls/resolve-model.ts), discovery's `?supported_parameters=` and every dialect's encoder
  * (shared/parameters.ts) read it, so a field is never dropped because the target lists it under
  * another name.
  */

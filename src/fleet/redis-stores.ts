@@ -1,5 +1,5 @@
 /**
- * The Redis implementations of the shared stores, imported by services.ts only when `store.url`
+ * The Redis implementations of the shared stores, imported by open-stores.ts only when `store.url`
  * is a Redis URL: a gateway on the memory store (the shipped config) loads none of them.
  */
 export { createStoreGuard } from '../store/redis-fallback.js';
