@@ -1,8 +1,9 @@
 // The layering of src/, checked by dependency-cruiser on every `npm test` (`npm run lint:layers`).
-// The same rules as ../shared/tools/layers.json, in words in README "Architecture": each part of
-// src/ is a top-level folder (a root file such as src/paths.ts is its own part), and each rule
-// names the imports a part must never make. An error names the rule, the importing file and the
-// imported file. Type-only imports count: a type that points upward is a layer that leaks.
+// The same rules as ../shared/tools/layers.json (plus calls-know-no-koa), in words in README
+// "Architecture": each part of src/ is a top-level folder (a root file such as src/paths.ts is
+// its own part), and each rule names the imports a part must never make. An error names the
+// rule, the importing file and the imported file. Type-only imports count: a type that points
+// upward is a layer that leaks.
 
 /** Paths of the named top-level folders of src/, as one regular expression. */
 const parts = (...names) => `^src/(${names.join('|')})/`;
@@ -37,6 +38,13 @@ module.exports = {
       comment: 'Handlers hand requests to the call pipeline below (src/calls/); wire formats are its business.',
       from: { path: parts('server') },
       to: { path: parts('codecs') },
+    },
+    {
+      name: 'calls-know-no-koa',
+      severity: 'error',
+      comment: 'The call pipeline sees the request through calls/exchange.ts (its state and the Node response), never a Koa type: it runs the same under any server.',
+      from: { path: parts('calls') },
+      to: { path: '^node_modules/(@types/)?(koa|koa-[^/]+|@koa/[^/]+|koa__[^/]+)/' },
     },
     {
       name: 'operator-features-below-server',
