@@ -8,6 +8,9 @@
 /** Paths of the named top-level folders of src/, as one regular expression. */
 const parts = (...names) => `^src/(${names.join('|')})/`;
 
+/** A rule: files in the `from` folders must never import files in the `to` folders, because `comment`. */
+const never = (name, comment, from, to) => ({ name, severity: 'error', comment, from: { path: parts(...from) }, to: { path: parts(...to) } });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -33,88 +36,47 @@ module.exports = {
       to: { path: parts('cli') },
     },
     {
-      name: 'server-knows-no-codec',
-      severity: 'error',
-      comment: 'Handlers hand requests to the call pipeline below (src/calls/); wire formats are its business.',
-      from: { path: parts('server') },
-      to: { path: parts('codecs') },
-    },
-    {
       name: 'calls-know-no-koa',
       severity: 'error',
       comment: 'The call pipeline sees the request through calls/exchange.ts (its state and the Node response), never a Koa type: it runs the same under any server.',
       from: { path: parts('calls') },
       to: { path: '^node_modules/(@types/)?(koa|koa-[^/]+|@koa/[^/]+|koa__[^/]+)/' },
     },
-    {
-      name: 'operator-features-below-server',
-      severity: 'error',
-      comment:
-        'Operator features take request facts and handler types from lower modules; their HTTP handlers live with the server.',
-      from: { path: parts('observability', 'ledger', 'admin') },
-      to: { path: parts('server') },
-    },
-    {
-      name: 'codecs-are-pure-translation',
-      severity: 'error',
-      comment: 'A wire format is pure translation.',
-      from: { path: parts('codecs') },
-      to: {
-        path: parts('server', 'calls', 'routing', 'upstream', 'billing', 'store', 'mapping', 'providers', 'compile',
-          'config', 'observability', 'ledger', 'admin', 'fleet', 'cli'),
-      },
-    },
-    {
-      name: 'upstream-knows-no-format-or-policy',
-      severity: 'error',
-      comment: 'The HTTP client knows no wire format and no policy: it owns the frame type and returns raw outcomes that routing classifies.',
-      from: { path: parts('upstream') },
-      to: {
-        path: parts('codecs', 'routing', 'billing', 'calls', 'store', 'mapping', 'providers', 'compile',
-          'observability', 'ledger', 'admin', 'fleet'),
-      },
-    },
-    {
-      name: 'config-is-data',
-      severity: 'error',
-      comment: 'Config is data: the loader lint uses knows nothing else.',
-      from: { path: parts('config') },
-      to: {
-        path: parts('compile', 'calls', 'routing', 'billing', 'store', 'mapping', 'providers', 'upstream', 'codecs',
-          'observability', 'ledger', 'admin', 'fleet'),
-      },
-    },
-    {
-      name: 'errors-are-data',
-      severity: 'error',
-      comment: 'Errors are data.',
-      from: { path: parts('errors') },
-      to: {
-        path: parts('server', 'calls', 'routing', 'billing', 'store', 'mapping', 'providers', 'upstream', 'codecs',
-          'compile', 'config', 'observability', 'ledger', 'admin', 'fleet'),
-      },
-    },
-    {
-      name: 'policy-and-state-below-pipeline',
-      severity: 'error',
-      comment: 'Policy and state sit below the call pipeline and the operator features.',
-      from: { path: parts('routing', 'billing', 'store', 'mapping', 'providers', 'fleet', 'compile') },
-      to: { path: parts('calls', 'observability', 'ledger', 'admin') },
-    },
-    {
-      name: 'store-holds-no-price-or-policy',
-      severity: 'error',
-      comment: 'A store holds numbers and state, not prices or policy.',
-      from: { path: parts('store') },
-      to: { path: parts('billing', 'routing') },
-    },
-    {
-      name: 'pricing-makes-no-calls',
-      severity: 'error',
-      comment: 'Pricing makes no calls and knows no mapping transport.',
-      from: { path: parts('billing') },
-      to: { path: parts('upstream', 'mapping', 'providers') },
-    },
+    never('server-knows-no-codec',
+      'Handlers hand requests to the call pipeline below (src/calls/); wire formats are its business.',
+      ['server'], ['codecs']),
+    never('operator-features-below-server',
+      'Operator features take request facts and handler types from lower modules; their HTTP handlers live with the server.',
+      ['observability', 'ledger', 'admin'], ['server']),
+    never('codecs-are-pure-translation',
+      'A wire format is pure translation.',
+      ['codecs'],
+      ['server', 'calls', 'routing', 'upstream', 'billing', 'store', 'mapping', 'providers', 'compile', 'config',
+        'observability', 'ledger', 'admin', 'fleet', 'cli']),
+    never('upstream-knows-no-format-or-policy',
+      'The HTTP client knows no wire format and no policy: it owns the frame type and returns raw outcomes that routing classifies.',
+      ['upstream'],
+      ['codecs', 'routing', 'billing', 'calls', 'store', 'mapping', 'providers', 'compile', 'observability', 'ledger',
+        'admin', 'fleet']),
+    never('config-is-data',
+      'Config is data: the loader lint uses knows nothing else.',
+      ['config'],
+      ['compile', 'calls', 'routing', 'billing', 'store', 'mapping', 'providers', 'upstream', 'codecs', 'observability',
+        'ledger', 'admin', 'fleet']),
+    never('errors-are-data',
+      'Errors are data.',
+      ['errors'],
+      ['server', 'calls', 'routing', 'billing', 'store', 'mapping', 'providers', 'upstream', 'codecs', 'compile', 'config',
+        'observability', 'ledger', 'admin', 'fleet']),
+    never('policy-and-state-below-pipeline',
+      'Policy and state sit below the call pipeline and the operator features.',
+      ['routing', 'billing', 'store', 'mapping', 'providers', 'fleet', 'compile'], ['calls', 'observability', 'ledger', 'admin']),
+    never('store-holds-no-price-or-policy',
+      'A store holds numbers and state, not prices or policy.',
+      ['store'], ['billing', 'routing']),
+    never('pricing-makes-no-calls',
+      'Pricing makes no calls and knows no mapping transport.',
+      ['billing'], ['upstream', 'mapping', 'providers']),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
@@ -123,6 +85,5 @@ module.exports = {
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     moduleSystems: ['es6'],
-    reporterOptions: { text: { highlightFocused: false } },
   },
 };
