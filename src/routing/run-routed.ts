@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { TOTAL_DEADLINE } from '../upstream/call-upstream.js';
 import { breakerOpen, planAllOpen } from './all-open.js';
+import { withBudgetSkips } from './budget-skips.js';
 import type { RoutedCall, Routed } from './routed-call.js';
 import { runTarget, soonestOf, totalDeadline, type LoopState, type TargetRun } from './run-target.js';
 
@@ -44,7 +45,8 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
       if (typeof end === 'object') return end;
     }
   }
-  throw loop.lastError ?? loop.budgetError ?? (allOpen[0] ? breakerOpen(allOpen[0].target.id, 0) : new GatewayError(502, 'upstream_error', 'upstream_unreachable', 'No upstream could answer.'));
+  const error = loop.lastError ?? loop.budgetError ?? (allOpen[0] ? breakerOpen(allOpen[0].target.id, 0) : new GatewayError(502, 'upstream_error', 'upstream_unreachable', 'No upstream could answer.'));
+  throw loop.budgetSkips ? withBudgetSkips(error, loop.budgetSkips) : error;
 }
 
 /** Whether the client or the total deadline ended the request: no more attempts. */

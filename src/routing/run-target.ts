@@ -3,6 +3,7 @@ import { GatewayError, isGatewayError } from '../errors/gateway-error.js';
 import { TOTAL_DEADLINE, type AttemptTrace } from '../upstream/call-upstream.js';
 import { abortSignalOf, type CallSignal } from '../upstream/request-abort.js';
 import { countsAsBreakerFailure, soonestToReopen } from './all-open.js';
+import type { BudgetSkip } from './budget-skips.js';
 import { reasonOf, type AttemptFailure } from './outcome.js';
 import { chooseUpstream } from './pick.js';
 import { decideNext } from './retry.js';
@@ -17,6 +18,8 @@ export interface LoopState {
   /** The last attempt's error: what the client gets when nothing answers. */
   lastError?: unknown;
   budgetError?: unknown;
+  /** Targets skipped because they could not fit the budget (named in the final error). */
+  budgetSkips?: BudgetSkip[];
 }
 
 /** One target's progress, kept when it is set aside as all open and resumed later. */
@@ -49,6 +52,7 @@ export async function runTarget<E, P, T>(call: RoutedCall<E, P, T>, loop: LoopSt
     if (!call.isBudgetError?.(e)) throw e;
     loop.budgetError ??= e;
     loop.firstReason ??= 'budget';
+    (loop.budgetSkips ??= []).push({ model: target.id, error: e });
     return 'exhausted';
   }
   const open = new Set<string>();

@@ -81,6 +81,16 @@ describe('routing/run-routed', () => {
       expect(released, 'the skipped target\'s hold is released').to.deep.equal(['b/y']);
     });
 
+    it('names a fallback skipped for budget in the primary\'s failure, with reason budget', async () => {
+      const s = scripted([fail(503), fail(503), fail(503)]);
+      const err = (await runRouted(call([target('a/x'), target('b/y')], s.attempt, {
+        prepare: async (t) => { if (t.id === 'b/y') throw new GatewayError(400, 'invalid_request_error', 'budget_exceeded', 'too dear', { estimate_usd: 2, max_budget_usd: 1 }); return t.id; },
+        isBudgetError: (e) => (e as GatewayError).code === 'budget_exceeded',
+      })).catch((e: unknown) => e)) as GatewayError;
+      expect([err.status, err.headers?.['x-gateway-fallback-reason']]).to.deep.equal([503, 'budget']);
+      expect(err.message).to.include("'b/y' (worst case 2 USD > max_budget_usd 1 USD)");
+    });
+
     it('sends a request whose only target is open through it, as its probe, and marks the call forced', async () => {
       const breaker = createMemoryBreakerStore();
       for (let i = 0; i < 50; i++) await breaker.record('a/a', false, policy.breaker);
