@@ -1,6 +1,5 @@
 import type { ParameterizedContext } from 'koa';
 import { cacheBody } from '../../compile/catalog.js';
-import { listsCapability } from '../../codecs/shared/parameter-spellings.js';
 import type { CachedBody, KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
@@ -30,9 +29,10 @@ export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limite
 }
 
 /**
- * GET /v1/models: the list, optionally filtered by `supported_parameters` (any spelling of a
- * capability matches). Sent with a key
- * whose `models` globs restrict it, only the models that key may call (anonymous: all).
+ * GET /v1/models: the list, optionally filtered by `supported_parameters`: exactly the models
+ * whose card lists every name given (SPEC 4.17; cards list every spelling of a capability the
+ * gateway accepts, so any spelling finds the model). Sent with a key whose `models` globs
+ * restrict it, only the models that key may call (anonymous: all).
  */
 export function listModels(ctx: ParameterizedContext<AppState>, key?: KeyEntry): void {
   const { runtime } = ctx.state.gw;
@@ -48,7 +48,7 @@ const EVERYONE = {};
 // Lists serialized once per (runtime, restricted key entry or everyone, filter), not per request.
 const listCache = new WeakMap<Runtime, WeakMap<object, Map<string, CachedBody>>>();
 
-/** The models `key` may call (everyone's when undefined) that list every capability in `filter`. */
+/** The models `key` may call (everyone's when undefined) whose cards list every name in `filter`. */
 function listBody(runtime: Runtime, key: KeyEntry | undefined, filter: string[]): CachedBody {
   let perRuntime = listCache.get(runtime);
   if (!perRuntime) listCache.set(runtime, (perRuntime = new WeakMap()));
@@ -59,12 +59,18 @@ function listBody(runtime: Runtime, key: KeyEntry | undefined, filter: string[])
   let c = perCaller.get(id);
   if (!c) {
     const data = [...runtime.models.values()]
-      .filter((m) => !m.spec.hidden && !m.provider.missing && (key === undefined || allowsModel(key.modelPatterns, m.spec.id)) && filter.every((p) => listsCapability(m.parameters, p)))
+      .filter((m) => !m.spec.hidden && !m.provider.missing && (key === undefined || allowsModel(key.modelPatterns, m.spec.id)) && filter.every((p) => cardLists(m.card, p)))
       .map((m) => m.card);
     c = cacheBody({ object: 'list', data });
     if (perCaller.size < (key === undefined ? 256 : 64)) perCaller.set(id, c);
   }
   return c;
+}
+
+/** Whether a card's `supported_parameters` names `name` exactly. */
+function cardLists(card: Readonly<Record<string, unknown>>, name: string): boolean {
+  const listed = card.supported_parameters;
+  return Array.isArray(listed) && listed.includes(name);
 }
 
 /** GET /v1/models/:provider/:model: one card, 404 in the envelope when unknown or disabled. */
