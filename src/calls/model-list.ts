@@ -1,5 +1,4 @@
 import { cacheBody } from '../compile/catalog.js';
-import { listsCapability } from '../codecs/shared/parameter-spellings.js';
 import type { CachedBody, KeyEntry, Runtime } from '../compile/runtime.js';
 import { allowsModel } from './key-spend.js';
 
@@ -8,7 +7,7 @@ const EVERYONE = {};
 // Lists serialized once per (runtime, restricted key entry or everyone, filter), not per request.
 const listCache = new WeakMap<Runtime, WeakMap<object, Map<string, CachedBody>>>();
 
-/** The models `key` may call (everyone's when undefined) that list every capability in `filter`. */
+/** The models `key` may call (everyone's when undefined) whose cards list every name in `filter` exactly (SPEC 4.17). */
 export function modelListBody(runtime: Runtime, key: KeyEntry | undefined, filter: string[]): CachedBody {
   let perRuntime = listCache.get(runtime);
   if (!perRuntime) listCache.set(runtime, (perRuntime = new WeakMap()));
@@ -19,10 +18,16 @@ export function modelListBody(runtime: Runtime, key: KeyEntry | undefined, filte
   let c = perCaller.get(id);
   if (!c) {
     const data = [...runtime.models.values()]
-      .filter((m) => !m.spec.hidden && !m.provider.missing && (key === undefined || allowsModel(key.modelPatterns, m.spec.id)) && filter.every((p) => listsCapability(m.parameters, p)))
+      .filter((m) => !m.spec.hidden && !m.provider.missing && (key === undefined || allowsModel(key.modelPatterns, m.spec.id)) && filter.every((p) => cardLists(m.card, p)))
       .map((m) => m.card);
     c = cacheBody({ object: 'list', data });
     if (perCaller.size < (key === undefined ? 256 : 64)) perCaller.set(id, c);
   }
   return c;
+}
+
+/** Whether a card's `supported_parameters` names `name` exactly. */
+function cardLists(card: Readonly<Record<string, unknown>>, name: string): boolean {
+  const listed = card.supported_parameters;
+  return Array.isArray(listed) && listed.includes(name);
 }

@@ -41,6 +41,8 @@ export interface RequestRecord {
   attempts: number;
   /** Why the first choice did not answer (`429`, `503`, `timeout`, `breaker_open`, `budget` ...). */
   fallbackReason?: string;
+  /** Some upstream call went through an open breaker because every target left was open. */
+  breakerForced?: boolean;
   streamed: boolean;
   usage?: RecordedUsage;
   costUsd?: number;

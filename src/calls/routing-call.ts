@@ -24,9 +24,10 @@ export function attemptReporter(gw: GatewayState, events: RequestEvents): (r: At
   let n = 0;
   return (r) => {
     n++;
+    if (r.forced) gw.record.breakerForced = true;
     events.emitAttempt({
       requestId: gw.requestId, attempt: n, model: r.target, provider: r.provider, upstream: r.upstream,
-      startedAt: r.startedAt, durationMs: r.durationMs, outcome: r.outcome, ttfbMs: r.ttfbMs, retried: r.retried,
+      startedAt: r.startedAt, durationMs: r.durationMs, outcome: r.outcome, ttfbMs: r.ttfbMs, retried: r.retried, forced: r.forced,
     });
   };
 }

@@ -85,7 +85,7 @@ export interface RoutingSpec {
     retry_after_max_s?: number;
   };
   timeouts?: { connect_ms?: number; first_byte_ms?: number; idle_ms?: number; total_ms?: number };
-  breaker?: { failures?: number; window_s?: number; cooldown_s?: number };
+  breaker?: { failures?: number; window_s?: number; cooldown_s?: number; when_all_open?: 'try' | 'refuse' };
 }
 
 /** A router model's `route`: targets chosen by a strategy. */

@@ -146,7 +146,7 @@ export const ERROR_CATALOG = [
   { code: 'starting', status: 503, type: 'api_error', meaning: 'the gateway is starting (store not connected yet); `/readyz` answers 503 too' },
   { code: 'shutting_down', status: 503, type: 'api_error', meaning: 'the gateway is draining (SIGTERM/SIGINT): `Retry-After` and `Connection: close`; retry on another instance' },
   { code: 'upstream_overloaded', status: 503, type: 'overloaded_error', meaning: "the provider is overloaded (Anthropic `overloaded_error`, a 503 or 529); 529 `overloaded_error` on /v1/messages; `Retry-After` kept", messages: { status: 529 } },
-  { code: 'upstream_circuit_open', status: 503, type: 'api_error', meaning: "every upstream of the model (and of its fallbacks) has its circuit breaker open; `Retry-After`" },
+  { code: 'upstream_circuit_open', status: 503, type: 'api_error', meaning: "only with `routing.breaker.when_all_open: refuse`: every upstream of the model (and of its fallbacks) has its circuit breaker open; `Retry-After` = seconds until the first cooldown ends" },
   { code: 'upstream_timeout', status: 504, type: 'timeout_error', meaning: 'the provider did not answer in time' },
 ] as const satisfies readonly CatalogEntry[];
 

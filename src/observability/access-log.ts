@@ -32,6 +32,7 @@ export function createAccessLog(logger: Logger): (record: Readonly<RequestRecord
       cost_usd: r.costUsd,
       attempts: r.attempts,
       fallback_reason: r.fallbackReason,
+      breaker_forced: r.breakerForced,
       ttfb_ms: r.ttfbMs,
       duration_ms: r.durationMs,
       client_aborted: r.clientAborted,

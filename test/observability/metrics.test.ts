@@ -11,7 +11,7 @@ function record(over: Partial<RequestRecord> = {}): RequestRecord {
 }
 
 function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
-  return { requestId: 'req_1', attempt: 1, model: 'openai/gpt-4o', provider: 'openai', upstream: 'openai-east', startedAt: Date.now(), durationMs: 80, outcome: 'ok', retried: false, ...over };
+  return { requestId: 'req_1', attempt: 1, model: 'openai/gpt-4o', provider: 'openai', upstream: 'openai-east', startedAt: Date.now(), durationMs: 80, outcome: 'ok', retried: false, forced: false, ...over };
 }
 
 describe('observability: metrics', () => {

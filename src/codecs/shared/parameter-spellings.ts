@@ -51,3 +51,18 @@ export function listsCapability(listed: ReadonlySet<string>, name: string): bool
   if (listed.has(name)) return true;
   return listSpellings(name).some((spelling) => listed.has(spelling));
 }
+
+/**
+ * A catalog `parameters` list with every spelling of each capability it names, in list order
+ * (each name, then its other spellings), without repeats: what a model card shows as
+ * `supported_parameters`, so `GET /v1/models?supported_parameters=X` can match the card exactly
+ * and still find a model under any spelling the gateway accepts.
+ */
+export function withEverySpelling(names: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const name of names) {
+    out.add(name);
+    for (const spelling of listSpellings(name)) out.add(spelling);
+  }
+  return [...out];
+}
