@@ -8,7 +8,7 @@ import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter
 import { rememberedConfigHash } from '../fleet/config-hash.js';
 import { createFleet, type Fleet } from '../fleet/fleet.js';
 import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
-import { storeKindOf } from '../store/redis-url.js';
+import { storeKindName, storeKindOf } from '../store/redis-url.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import type { Logger } from 'pino';
 import { createObservability, type Observability } from '../observability/observability.js';
@@ -153,8 +153,9 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
   }, conn);
   await conn.ready(STORE_CONNECT_WAIT_MS);
   let backlog = () => 0;
+  let hurry = () => false;
   const fleet = createFleet({
-    conn, configHash, storeKind: conn.kind, configuredInstances: config.store.instances, backlog: () => backlog(),
+    conn, configHash, storeKind: storeKindName(conn.kind), configuredInstances: config.store.instances, backlog: () => backlog(), hurry: () => hurry(),
     onMismatch: (other, own) => logger.warn({ fleet: { own_config_hash: own, other_config_hash: other.config_hash, other_instance: other.instance_id } }, 'another instance serves a different config'),
   });
   fleet.start();
@@ -168,6 +169,7 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
     onSettleRefused: (e) => logger.error({ store: 'redis', err: { message: (e as Error)?.message } }, 'store refused a settlement'),
   });
   backlog = () => ledger.backlog();
+  hurry = () => ledger.inOutage();
   const stores: StoreServices = {
     nonces: createRedisNonceStore(conn, guard),
     fleet,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isGatewayError } from '../errors/gateway-error.js';
-import { storeUnavailable, type StoreGuard } from './redis-fallback.js';
+import { StoreSkipped, storeUnavailable, type StoreGuard } from './redis-fallback.js';
 import type { RedisConnection } from './redis-connection.js';
 import { ownerKey } from './redis-url.js';
 import { createSettleJournal, type PendingSettle, type SettleJournal } from './settle-journal.js';
@@ -126,6 +126,8 @@ export interface RedisSpendLedger extends SpendLedger {
   readonly journal: SettleJournal;
   /** Outage work not yet in Redis: journaled settlements plus local holds still open. */
   backlog(): number;
+  /** True from a store failure until the outage ended (this instance and the fleet caught up). */
+  inOutage(): boolean;
   /** Stops the timers after writing back what it can (up to 5 s); resolves to the settlements left unwritten. */
   close(): Promise<number>;
 }
@@ -176,8 +178,12 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   const localHolds = new Map<string, { account: string; amountNano: number; ttlSeconds: number }>();
   let catchingUp: Promise<void> | undefined;
   const catchUp = async () => {
-    if (journal.size() > 0) await journal.flush();
-    if (journal.size() > 0) throw new Error('outage journal not written back yet');
+    // Settlements journaled while this flush runs are written too: only a flush that wrote
+    // nothing (Redis failed again) leaves the journal waiting. A race with a settle that
+    // arrived just after a flush is not a store failure.
+    while (journal.size() > 0) {
+      if ((await journal.flush()) === 0 && journal.size() > 0) throw new Error('outage journal not written back yet');
+    }
     for (const [id, h] of localHolds) {
       const k = keysOf(h.account);
       await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${id}`), ownerKey(conn, k.owner, 'rl'), id, int(h.amountNano), String(Number.MAX_SAFE_INTEGER), String(h.ttlSeconds), String(holdTtlSeconds * 1000), '', '0');
@@ -186,7 +192,7 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   };
   const endOutageWhenFleetCaughtUp = () => {
     if (!outage) return;
-    if (localHolds.size > 0 || journal.size() > 0 || !conn.healthy() || guard.suspect?.()) return;
+    if (localHolds.size > 0 || journal.size() > 0 || !conn.healthy() || guard.failing?.()) return;
     if (caughtUpAt === 0) {
       caughtUpAt = Date.now();
       return;
@@ -216,11 +222,12 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
 
   // Takes `amountNano` of this instance's outage share of an account (fixed when the outage
   // first touches it: limit minus the last `used` seen, over the instance count). An account
-  // this instance never saw in Redis has no known remainder: nothing is admitted (503).
-  const takeShare = async (account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId: string): Promise<ReserveResult> => {
+  // this instance never saw in Redis has no known remainder: nothing is admitted (503), unless
+  // Redis answers again and `seenUsed` is what it just reported (the base of the share then).
+  const takeShare = async (account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId: string, seenUsed?: number): Promise<ReserveResult> => {
     let s = shares.get(account);
     if (!s) {
-      const base = lastUsed.get(account);
+      const base = lastUsed.get(account) ?? seenUsed;
       if (base === undefined) throw storeUnavailable();
       s = { base, share: Math.floor(Math.max(0, limitNano - base) / Math.max(1, instances())) };
       shares.set(account, s);
@@ -235,7 +242,8 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   const settleOrJournal = async (p: PendingSettle) => {
     settling++;
     try {
-      if (guard.suspect?.() || journal.size() > 0) throw new Error('store suspended after a recent failure');
+      // Behind a journal that waits, a settlement waits too (they are written back in order).
+      if (journal.size() > 0 || guard.suspect?.()) throw new StoreSkipped();
       await applySettle(p);
     } catch (e) {
       if (isPermanentError(e)) {
@@ -252,13 +260,14 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   // Catch up soon after Redis returns even when no call asks, so others see our local holds.
   const catchUpTimer = setInterval(() => {
     endOutageWhenFleetCaughtUp();
-    if ((localHolds.size > 0 || journal.size() > 0) && !guard.suspect?.()) void (catchingUp ??= catchUp().catch(() => undefined).finally(() => { catchingUp = undefined; }));
+    if ((localHolds.size > 0 || journal.size() > 0) && !catchingUp && !guard.suspect?.()) void (catchingUp = catchUp().catch((e: unknown) => guard.onFailure?.(e)).finally(() => { catchingUp = undefined; }));
   }, 100);
   catchUpTimer.unref();
 
   const ledger: RedisSpendLedger = {
     journal,
     backlog: () => journal.size() + localHolds.size,
+    inOutage: () => outage !== undefined,
     async close() {
       clearInterval(catchUpTimer);
       journal.stop();
@@ -274,7 +283,7 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     async reserve(account, amountNano, limitNano, ttlSeconds, holdId = randomUUID(), rate?: RateCheck): Promise<ReserveResult> {
       const k = keysOf(account);
       try {
-        if (guard.suspect?.()) throw new Error('store suspended after a recent failure');
+        if (guard.suspect?.()) throw new StoreSkipped();
         if (localHolds.size > 0 || journal.size() > 0) await (catchingUp ??= catchUp().finally(() => { catchingUp = undefined; }));
         const rateKey = rate ? rateLimitKey(conn, rate.key) : ownerKey(conn, k.owner, 'rl');
         const rateLimit = rate ? rateCap(rate.limit) : '';
@@ -293,7 +302,8 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
         if (ok === 1 && outage) {
           // Redis answers again, but other instances may not have written back yet: keep within
           // this instance's outage share until they have.
-          const mine = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
+          // An account first seen now takes its share of what Redis says is left (before this hold).
+          const mine = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId, Math.max(0, used - amountNano));
           if (!mine.ok) {
             await applySettle({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
             return { ok: false, usedNano: Math.max(used, mine.usedNano), holdId, rate: decision };
