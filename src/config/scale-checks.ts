@@ -19,7 +19,7 @@ export function checkScaleOut(config: GatewayConfig, main: YamlSource): Diagnost
     at(['store', 'url'], 'E_REALTIME_SECRET_REQUIRED', 'error', 'a shared store (Redis) needs realtime.secret set to the same value on every instance, or signed realtime URLs fail on all but the instance that signed them');
   }
   if (config.store.url !== 'memory' && config.files.store !== 's3' && config.store.instances !== 1) {
-    at(config.files.dir ? ['files', 'dir'] : ['store', 'url'], 'W_FILES_LOCAL_SHARED_STORE', 'warning', 'files.store: local with a shared store (Redis): file records are shared but the bytes stay on the disk of the instance that took the upload; mount one shared volume at files.dir on every instance, or set files.store: s3 (otherwise other instances answer 502 file_bytes_unavailable for those files)');
+    at(['store', 'url'], 'W_FILES_LOCAL_SHARED_STORE', 'warning', 'files.store: local with a shared store (Redis): file records are shared but the bytes stay on the disk of the instance that took the upload; mount one shared volume at files.dir on every instance, or set files.store: s3 (otherwise other instances answer 502 file_bytes_unavailable for those files)');
   }
   if (config.server.trust_proxy) {
     at(['server', 'trust_proxy'], 'W_TRUST_PROXY_REPLACED', 'warning', 'server.trust_proxy is replaced by server.trusted_proxies (a CIDR list or a hop count); trust_proxy: true is read as trusted_proxies: 1 (one proxy in front)');
