@@ -73,6 +73,7 @@ describe('store on Redis Cluster, TLS and Sentinel (servers started by this test
 
     it('reserves, settles, limits and heartbeats across slots owned by different masters', async () => {
       expect(conn.kind).to.equal('cluster');
+      expect(storeKindName(conn.kind), 'as /readyz and gateway status name it').to.equal('redis-cluster');
       await exerciseStore(conn);
       // The owners' keys really are spread over the masters (MOVED was followed, not refused).
       const counts = await Promise.all(cluster.ports.map(async (port) => {
@@ -139,6 +140,7 @@ describe('store on Redis Cluster, TLS and Sentinel (servers started by this test
       const conn = connectRedis(`${sentinel.url}?prefix=gws:`);
       try {
         expect(conn.kind).to.equal('sentinel');
+        expect(storeKindName(conn.kind), 'as /readyz and gateway status name it').to.equal('redis-sentinel');
         expect(await conn.ready(10_000)).to.equal(true);
         await exerciseStore(conn);
       } finally {
