@@ -140,6 +140,7 @@ export const ERROR_CATALOG = [
   { code: 'invalid_upstream_response', status: 502, type: 'upstream_error', meaning: 'a provider answer the gateway cannot read: not JSON, a 200 stream that is not `text/event-stream`, a malformed SSE frame', messages: apiErrorOnMessages },
   { code: 'upstream_stream_truncated', status: 502, type: 'upstream_error', meaning: "an answer cut short: a stream that ended before its format's terminal event, a connection reset mid-answer", messages: apiErrorOnMessages },
   { code: 'store_unavailable', status: 503, type: 'api_error', meaning: 'Redis unreachable with `store.on_error: closed` (`Retry-After: 1`)' },
+  { code: 'file_bytes_unavailable', status: 502, type: 'api_error', meaning: "a file's record is in the shared store but its bytes are not on this instance (`files.store: local` without one shared `files.dir`): an operator problem, logged with the file id and the directory searched" },
   { code: 'key_store_unavailable', status: 503, type: 'api_error', meaning: 'managed keys cannot be checked (PostgreSQL unreachable); `Retry-After: 1`' },
   { code: 'ledger_unavailable', status: 503, type: 'api_error', meaning: 'the ledger database is unreachable (admin API, `/v1/usage`)' },
   { code: 'ledger_not_migrated', status: 503, type: 'api_error', meaning: 'the ledger database has no gateway tables yet: run `gateway migrate`' },

@@ -7,7 +7,7 @@ import { createMemoryRecordStore, type ManagedFileStore, type RecordStore } from
 import { createJobStore } from '../store/job-store.js';
 import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '../store/nonce-store.js';
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
-import { storeKindOf } from '../store/redis-url.js';
+import { storeKindName, storeKindOf } from '../store/redis-url.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
@@ -87,8 +87,9 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
   }, conn);
   await conn.ready(STORE_CONNECT_WAIT_MS);
   let backlog = () => 0;
+  let hurry = () => false;
   const fleet = createFleet({
-    conn, configHash, storeKind: conn.kind, configuredInstances: config.store.instances, backlog: () => backlog(),
+    conn, configHash, storeKind: storeKindName(conn.kind), configuredInstances: config.store.instances, backlog: () => backlog(), hurry: () => hurry(),
     onMismatch: (other, own) => logger.warn({ fleet: { own_config_hash: own, other_config_hash: other.config_hash, other_instance: other.instance_id } }, 'another instance serves a different config'),
   });
   fleet.start();
@@ -102,6 +103,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
     onSettleRefused: (e) => logger.error({ store: 'redis', err: { message: (e as Error)?.message } }, 'store refused a settlement'),
   });
   backlog = () => ledger.backlog();
+  hurry = () => ledger.inOutage();
   const stores: StoreServices = {
     nonces: createRedisNonceStore(conn, guard),
     fleet,
