@@ -17,8 +17,8 @@ export type Json = null | boolean | number | string | Json[] | JsonObject;
 /** A JSON object (a schema node, once read). */
 export type JsonObject = { [key: string]: Json };
 
-/** One of the providers' published OpenAPI documents (vendored in test/fixtures/openapi). */
-export type OpenApiDocument = 'openai.json' | 'anthropic.json';
+/** One of the published OpenAPI documents vendored in test/fixtures/openapi (see its README). */
+export type OpenApiDocument = 'openai.json' | 'anthropic.json' | 'openresponses.json';
 
 /** Validates one value; returns readable violations (empty when valid; a fresh array each call). */
 export type SchemaValidator = (body: unknown) => string[];
@@ -118,6 +118,18 @@ function allowNewerAnthropicFields(doc: JsonObject): void {
   (schemas.Tool!.properties as JsonObject).strict = { type: 'boolean' };
 }
 
+/**
+ * openai.json types `Response.usage` as an object, but the live API sends `usage: null` in the
+ * `response.created` / `response.in_progress` snapshots (before anything was counted; see the
+ * recorded test/fixtures/text-upstreams/openai-responses/*.sse), as the Open Responses schema
+ * (`usage` required, nullable) also says. That null, and nothing else, is allowed here.
+ */
+function allowLiveOpenAiShapes(doc: JsonObject): void {
+  const schemas = schemasOf(doc);
+  const own = (schemas.Response!.allOf as JsonObject[])[2]!.properties as JsonObject;
+  own.usage = { anyOf: [{ $ref: '#/components/schemas/ResponseUsage' }, { type: 'null' }] };
+}
+
 function schemasOf(doc: JsonObject): { [name: string]: JsonObject } {
   return (doc.components as { schemas: { [name: string]: JsonObject } }).schemas;
 }
@@ -139,6 +151,7 @@ export function openApiDocument(name: OpenApiDocument): JsonObject {
   const raw = JSON.parse(readFileSync(path.resolve(process.cwd(), 'test/fixtures/openapi', name), 'utf8')) as Json;
   const doc = toJsonSchema(raw) as JsonObject;
   if (name === 'anthropic.json') allowNewerAnthropicFields(doc);
+  if (name === 'openai.json') allowLiveOpenAiShapes(doc);
   loadAjv().addSchema(doc, name);
   documents.set(name, doc);
   return doc;
@@ -215,4 +228,27 @@ export function openAiRequestBody(method: string, specPath: string, contentType:
 function resolvePointer(doc: JsonObject, pointer: string): JsonObject {
   const keys = pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   return keys.reduce<Json>((node, key) => (node as JsonObject)[key] ?? null, doc) as JsonObject;
+}
+
+/** The validator of one of the Open Responses component schemas, e.g. `ResponseResource`. */
+export function openResponsesValidator(schemaName: string): SchemaValidator {
+  return openApiValidator('openresponses.json', `/components/schemas/${schemaName}`);
+}
+
+/**
+ * The validator of one Open Responses streaming event, chosen by its `type` among the members
+ * of the `text/event-stream` schema of `POST /responses` (the events the specification lists).
+ * Throws for a type the specification does not have, so an unknown event fails the test.
+ */
+export function openResponsesStreamEventValidator(eventType: string): SchemaValidator {
+  const doc = openApiDocument('openresponses.json');
+  const schemas = schemasOf(doc);
+  const post = (doc.paths as { [path: string]: { post: JsonObject } })['/responses']!.post;
+  const stream = resolvePointer(post, '/responses/200/content/text~1event-stream/schema') as { anyOf?: Array<{ $ref?: string }> };
+  for (const member of stream.anyOf ?? []) {
+    const name = member.$ref?.split('/').pop();
+    const type = name === undefined ? undefined : ((schemas[name]?.properties as JsonObject | undefined)?.type as { enum?: Json[] } | undefined);
+    if (name !== undefined && type?.enum?.includes(eventType)) return openResponsesValidator(name);
+  }
+  throw new Error(`the Open Responses stream has no event of type ${eventType}`);
 }
