@@ -86,7 +86,11 @@ function tagged(type: string, properties: JsonObject, required: string[]): JsonO
  *   (echoed back in multi-turn tool use with thinking);
  * - image source `{type:'url', url}` and `{type:'file', file_id}` (the 2024 document has only base64);
  * - `tool_choice` `{type:'none'}`;
- * - tool `strict` (strict tool use).
+ * - tool `strict` (strict tool use);
+ * - message content block `document` (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support):
+ *   a PDF as `{type:'base64', media_type:'application/pdf', data}`, `{type:'url', url}` or
+ *   `{type:'file', file_id}`, or plain text `{type:'text', media_type:'text/plain', data}`, with
+ *   an optional `title` (the 2024 document has it only among its Beta schemas).
  */
 function allowNewerAnthropicFields(doc: JsonObject): void {
   const schemas = schemasOf(doc);
@@ -108,9 +112,20 @@ function allowNewerAnthropicFields(doc: JsonObject): void {
   props.service_tier = { enum: ['auto', 'standard_only'] };
   schemas.RequestThinkingBlock = tagged('thinking', { thinking: { type: 'string' }, signature: { type: 'string', minLength: 1 } }, ['thinking', 'signature']);
   schemas.RequestRedactedThinkingBlock = tagged('redacted_thinking', { data: { type: 'string', minLength: 1 } }, ['data']);
+  schemas.RequestDocumentBlock = tagged('document', {
+    source: {
+      anyOf: [
+        tagged('base64', { media_type: { const: 'application/pdf' }, data: { type: 'string', minLength: 1 } }, ['media_type', 'data']),
+        tagged('text', { media_type: { const: 'text/plain' }, data: { type: 'string' } }, ['media_type', 'data']),
+        tagged('url', { url: { type: 'string', format: 'uri' } }, ['url']),
+        tagged('file', { file_id: { type: 'string' } }, ['file_id']),
+      ],
+    },
+    title: { type: 'string' },
+  }, ['source']);
   // The discriminated oneOfs below are anyOfs by now (see toJsonSchema).
   const content = ((schemas.InputMessage!.properties as JsonObject).content as { anyOf: JsonObject[] }).anyOf[1]!.items as { anyOf: Json[] };
-  content.anyOf.push({ $ref: '#/components/schemas/RequestThinkingBlock' }, { $ref: '#/components/schemas/RequestRedactedThinkingBlock' });
+  content.anyOf.push({ $ref: '#/components/schemas/RequestThinkingBlock' }, { $ref: '#/components/schemas/RequestRedactedThinkingBlock' }, { $ref: '#/components/schemas/RequestDocumentBlock' });
   const imageSource = (schemas.RequestImageBlock!.properties as JsonObject).source as { anyOf: Json[] };
   imageSource.anyOf.push(tagged('url', { url: { type: 'string', format: 'uri' } }, ['url']), tagged('file', { file_id: { type: 'string' } }, ['file_id']));
   schemas.ToolChoiceNone = tagged('none', {}, []);

@@ -2,6 +2,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-messages.js';
 import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
+import { decodeOpenAiFile } from '../shared/file-parts.js';
 import { openSealedThinking, packReasoningData } from './reasoning-data.js';
 
 /**
@@ -62,9 +63,7 @@ function decodeMessageContent(content: unknown, path: string): Part[] {
   return content.map((raw, index) => {
     const part = asObject(raw);
     if (part.type === 'input_image') return decodeInputImage(part, `${path}.content[${index}]`);
-    if (part.type === 'input_file') {
-      throw errors.invalidRequest(`${path}.content[${index}]: input_file is not supported by this model; send text or images.`, 'unsupported_content');
-    }
+    if (part.type === 'input_file') return decodeOpenAiFile(part, `${path}.content[${index}]`);
     return decodeContentParts([part], path)[0] as Part;
   });
 }
