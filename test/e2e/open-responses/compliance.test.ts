@@ -37,6 +37,8 @@ describe('Open Responses acceptance suite against POST /v1/responses', () => {
           const result = await runTemplate(template, { baseUrl: `${h.gw.url}/v1`, apiKey: h.gw.key, model: target.model });
           expect(result.errors, JSON.stringify(result.responses).slice(0, 2000)).to.deep.equal([]);
           if (target.dialect) expect(h.fakes.byDialect[target.dialect]!.requests.length, 'upstream calls').to.equal((FIXTURES[template.id] ?? ['text']).length);
+          // The attached PDF reaches the provider in its own file form (chat `file`, Anthropic `document`).
+          if (target.dialect && template.id === 'file-input') expect(JSON.stringify(h.fakes.byDialect[target.dialect]!.last().body)).to.match(target.dialect === 'anthropic-messages' ? /"type":"document","source":\{"type":"base64","media_type":"application\/pdf","data":"JVBERi0x/ : /"type":"file","file":\{"filename":"openresponses-fixture.pdf","file_data":"data:application\/pdf;base64,JVBERi0x/);
         });
       }
     });

@@ -140,6 +140,15 @@ describe('WebSocket mode of /v1/responses', () => {
     expect(violations(events.filter((e) => e !== refusal))).to.deep.equal([]);
   });
 
+  cell(h, 'closing the socket mid-turn cancels the upstream call', async () => {
+    h.fakes.chat.enqueue({ fixture: 'text', eventDelayMs: 200 });
+    const s = await open();
+    s.ws.send(JSON.stringify({ type: 'response.create', model: 'openai/gpt-4.1-mini', input: 'a long answer' }));
+    while ((await s.next()).type !== 'response.output_text.delta');
+    s.ws.close();
+    expect(await h.fakes.chat.last().closed).to.equal('aborted');
+  });
+
   cell(h, 'checks the key on the upgrade request: none or an unknown one is a 401, no socket', async () => {
     expect(await upgradeStatus(h, {})).to.equal(401);
     expect(await upgradeStatus(h, { authorization: 'Bearer not-a-key' })).to.equal(401);
