@@ -12,6 +12,7 @@
  * exactly as a streamed POST /v1/responses would go. One turn runs at a time per socket, as on
  * OpenAI's API; closing the socket cancels the turn in flight.
  */
+import type { ErrorCode } from '../errors/catalog.js';
 
 /** The socket as the protocol uses it (the `ws` package's WebSocket fits). */
 export interface ResponsesSocket {
@@ -25,6 +26,11 @@ export interface ResponsesSocket {
 
 /** The error body of a turn that could not start (the gateway's default envelope's `error`). */
 export interface TurnError { type: string; code: string; message: string; param: string | null }
+
+/** A refusal of the socket itself, its code from the error catalog (src/errors/catalog.ts). */
+function invalid(code: ErrorCode, message: string, param: string | null = null): TurnError {
+  return { type: 'invalid_request_error', code, message, param };
+}
 
 /** What running one turn gave: a refusal, or the data of its stream events in order. */
 export type TurnOutcome =
@@ -66,13 +72,9 @@ export function serveResponsesSocket(ws: ResponsesSocket, runTurn: TurnRunner): 
     } catch {
       // The pipeline answers every failure it knows as a refusal or an in-band error event; a
       // throw here is the turn's transport failing (or the socket going away mid-turn).
-      if (!current.signal.aborted) refuse(502, { type: 'api_error', code: 'upstream_error', message: 'The response stream ended unexpectedly.', param: null });
+      if (!current.signal.aborted) refuse(502, { type: 'upstream_error', code: 'upstream_error' satisfies ErrorCode, message: 'The response stream ended unexpectedly.', param: null });
     }
   }
-}
-
-function invalid(code: string, message: string, param: string | null = null): TurnError {
-  return { type: 'invalid_request_error', code, message, param };
 }
 
 /** A client message as a turn body, or the refusal it earns. */
@@ -83,7 +85,7 @@ function readClientEvent(raw: Buffer | ArrayBuffer | Buffer[], isBinary: boolean
   try {
     event = JSON.parse(text);
   } catch {
-    return { error: invalid('invalid_json', 'The message is not valid JSON.') };
+    return { error: invalid('malformed_json', 'The message is not valid JSON.') };
   }
   if (event === null || typeof event !== 'object' || Array.isArray(event)) return { error: invalid('invalid_event', 'A client event is a JSON object.') };
   const { type, ...body } = event as Record<string, unknown>;

@@ -109,5 +109,5 @@ function errorOf(text: string): TurnError {
   } catch {
     // Not the gateway's JSON envelope: described below.
   }
-  return { type: 'api_error', code: 'upstream_error', message: 'The response could not be started.', param: null };
+  return { type: 'upstream_error', code: 'upstream_error', message: 'The response could not be started.', param: null };
 }

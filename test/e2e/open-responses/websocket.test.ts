@@ -115,7 +115,7 @@ describe('WebSocket mode of /v1/responses', () => {
       expect({ status: e.status, code: (e.error as { code: string }).code }).to.deep.equal({ status, code });
     };
     s.ws.send('not json');
-    check(await s.next(), 400, 'invalid_json');
+    check(await s.next(), 400, 'malformed_json');
     check((await s.turn({ type: 'session.update' })).at(-1)!, 400, 'unknown_event_type');
     check((await s.turn({ type: 'response.create', model: 'sandbox/echo-1', input: 'hi', stream: true })).at(-1)!, 400, 'unsupported_parameter');
     // Refusals of the pipeline itself: an unknown model, a budget too small for the call.
