@@ -4,6 +4,7 @@ import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-m
 import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
 import { decodeOpenAiFile } from '../shared/file-parts.js';
 import { openSealedThinking, packReasoningData } from './reasoning-data.js';
+import { openCompaction } from './compaction.js';
 
 /**
  * Decodes a Responses `input` (a string, or a list of items) into system text and turns.
@@ -34,6 +35,14 @@ export function decodeResponsesInput(input: unknown): { system: string[]; messag
       appendToolResult(messages, decodeCallOutput(item, path, callNames));
     } else if (type === 'reasoning') {
       appendAssistantParts(messages, decodeReasoningItem(item));
+    } else if (type === 'compaction') {
+      // A compaction the gateway made unfolds into the items it holds; OpenAI's own are
+      // readable by OpenAI only (a same-format passthrough carries them there untouched).
+      const folded = openCompaction(readString(item.encrypted_content) ?? '');
+      if (folded === undefined) throw errors.invalidRequest(`${path}: this compaction item was made by OpenAI and can only be sent back to an OpenAI Responses API model.`, 'unsupported_input_item');
+      const unfolded = decodeResponsesInput(folded);
+      system.push(...unfolded.system);
+      messages.push(...unfolded.messages);
     } else if (type === 'item_reference') {
       throw errors.invalidRequest(`${path}: item_reference '${String(item.id)}' names no stored item for this key.`, 'item_not_found', { param: `${path}.id` });
     } else {

@@ -48,7 +48,7 @@ describe('POST /v1/responses/compact', () => {
   });
 
   it('answers 400 unsupported_operation for a model that cannot compact', async () => {
-    const res = await post('/v1/responses/compact', { model: 'sandbox/echo-1', input: 'hello' });
+    const res = await post('/v1/responses/compact', { model: 'anthropic/claude-sonnet-5-5', input: 'hello' });
     expect(res.status).to.equal(400);
     const body = (await res.json()) as { error: { code: string; message: string } };
     expect(body.error.code).to.equal('unsupported_operation');
@@ -62,9 +62,32 @@ describe('POST /v1/responses/compact', () => {
     expect(res.headers.get('allow')).to.equal('POST');
     expect(((await res.json()) as { error: { code: string } }).error.code).to.equal('method_not_allowed');
     // With a trailing slash the request goes through the router, not the exact-path table.
-    const slashed = await post('/v1/responses/compact/', { model: 'sandbox/echo-1', input: 'x' });
+    const slashed = await post('/v1/responses/compact/', { model: 'anthropic/claude-sonnet-5-5', input: 'x' });
     expect(slashed.status).to.equal(400);
     expect(((await slashed.json()) as { error: { code: string } }).error.code).to.equal('unsupported_operation');
+  });
+
+  it('the sandbox makes a gateway compaction that continues the conversation on any model', async () => {
+    const input = [
+      { role: 'user', content: 'My name is Alice.' },
+      { type: 'message', role: 'assistant', content: 'Hello Alice!' },
+      { type: 'function_call', call_id: 'call_1', name: 'lookup', arguments: '{}' },
+      { type: 'function_call_output', call_id: 'call_1', output: 'found' },
+    ];
+    const res = await post('/v1/responses/compact', { model: 'sandbox/echo-1', input });
+    expect(res.status).to.equal(200);
+    const body = (await res.json()) as { output: Array<Record<string, unknown>> };
+    expect(openResponsesValidator('CompactResource')(body)).to.deep.equal([]);
+    expect(body.output.map((item) => item.type)).to.deep.equal(['message', 'compaction']);
+    expect(Number(res.headers.get('x-gateway-cost'))).to.be.at.least(0);
+    // Sent back as input, the compaction unfolds into what it folded: the sandbox sees the tool result.
+    const next = await post('/v1/responses', { model: 'sandbox/echo-1', input: [...body.output, { role: 'user', content: 'And now?' }] });
+    expect(next.status).to.equal(200);
+    expect(((await next.json()) as { status: string }).status).to.equal('completed');
+    // An OpenAI compaction item cannot be unfolded by the gateway: a clear 400.
+    const foreign = await post('/v1/responses', { model: 'sandbox/echo-1', input: [{ type: 'compaction', id: 'cmp_1', encrypted_content: 'gAAAAB-openai' }, { role: 'user', content: 'hi' }] });
+    expect(foreign.status).to.equal(400);
+    expect(((await foreign.json()) as { error: { code: string; message: string } }).error.message).to.match(/made by OpenAI/);
   });
 
   it('leaves every other id to GET /v1/responses/:id', async () => {
