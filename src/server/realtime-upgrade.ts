@@ -62,11 +62,9 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
     }, (e: unknown) => refuse(socket, new GatewayError(503, 'api_error', 'store_unavailable', e instanceof GatewayError ? e.message : 'The shared state store is unavailable; retry shortly.')));
   });
   return {
-    get clients() {
-      const mode = responses.clients;
-      if (!mode || mode.size === 0) return wss?.clients ?? NO_SOCKETS;
-      return wss && wss.clients.size > 0 ? new Set([...wss.clients, ...mode]) : mode;
-    },
+    // Responses WebSocket-mode sockets are not counted: their turns are HTTP requests the drain
+    // already waits for, and an idle socket must not hold a shutdown for the whole grace period.
+    get clients() { return wss?.clients ?? NO_SOCKETS; },
     close() {
       wss?.close();
       responses.close();

@@ -14,8 +14,8 @@ import { wsModule } from './ws-module.js';
 /** The path of the Responses API, where WebSocket mode lives too. */
 export const RESPONSES_WS_PATH = '/v1/responses';
 
-/** Headers of the upgrade request every turn carries into the pipeline (the caller's key, its id). */
-const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'x-request-id', 'user-agent'] as const;
+/** Headers of the upgrade request every turn carries into the pipeline (the caller's key; each turn gets its own request id). */
+const FORWARDED_HEADERS = ['authorization', 'x-api-key', 'user-agent'] as const;
 
 /**
  * Accepts WebSocket upgrades of `/v1/responses` (WebSocket mode, src/calls/responses-socket.ts).
@@ -38,8 +38,11 @@ export function createResponsesUpgrade(server: Server, store: RuntimeStore, shar
         socketServer().handleUpgrade(req, socket, head, (ws) => serveResponsesSocket(ws, loopbackTurns(server, req)));
       }, (e: unknown) => refuse(socket, isGatewayError(e) ? e : errors.invalidKey()));
     },
-    get clients() { return wss?.clients; },
-    close() { wss?.close(); },
+    close() {
+      // After the drain: turns in flight were HTTP requests, answered or ended by now.
+      for (const ws of wss?.clients ?? []) ws.close(1001, 'server shutting down');
+      wss?.close();
+    },
   };
 }
 
@@ -47,7 +50,7 @@ export function createResponsesUpgrade(server: Server, store: RuntimeStore, shar
 export interface ResponsesUpgrade {
   /** Takes an upgrade of RESPONSES_WS_PATH (its socket already has an error listener). */
   accept(req: IncomingMessage, socket: Duplex, head: Buffer, refuse: (socket: Duplex, error: GatewayError) => void): void;
-  readonly clients: WebSocketServer['clients'] | undefined;
+  /** Closes every socket (1001) and stops accepting. */
   close(): void;
 }
 
