@@ -46,6 +46,8 @@ const apiErrorOnMessages = { type: 'api_error' } as const;
 /** Every code the gateway can answer, in README order (by status). */
 export const ERROR_CATALOG = [
   { code: 'malformed_json', status: 400, type: invalid, meaning: 'the body is not valid JSON' },
+  { code: 'invalid_event', status: 400, type: invalid, meaning: 'a WebSocket-mode message of /v1/responses that is not a JSON text object' },
+  { code: 'unknown_event_type', status: 400, type: invalid, meaning: "a WebSocket-mode client event of /v1/responses other than `response.create`" },
   { code: 'nesting_too_deep', status: 400, type: invalid, meaning: 'the JSON body nests deeper than the gateway reads (256 levels)' },
   { code: 'validation_failed', status: 400, type: invalid, meaning: "schema violation; the message names field and rule, `details.errors[]` = `{field, rule, message}`" },
   { code: 'invalid_request', status: 400, type: invalid, meaning: 'a request the gateway cannot serve as sent (the message says why)' },
@@ -127,6 +129,7 @@ export const ERROR_CATALOG = [
   { code: 'not_found', status: 404, type: 'not_found_error', meaning: 'an unknown resource (e.g. a realtime path)' },
   { code: 'method_not_allowed', status: 405, type: invalid, meaning: 'known path, other method (`Allow` header)' },
   { code: 'key_revoked', status: 409, type: invalid, meaning: 'an admin change to a revoked key (rotate, update): create a new key instead' },
+  { code: 'response_already_in_flight', status: 409, type: invalid, meaning: "a `response.create` on a /v1/responses WebSocket whose previous response has not finished" },
   { code: 'team_exists', status: 409, type: invalid, meaning: 'an admin team create with a name already taken' },
   { code: 'team_has_keys', status: 409, type: invalid, meaning: 'deleting a team that still has active keys' },
   { code: 'request_too_large', status: 413, type: invalid, meaning: 'body over `limits.body_bytes`', messages: { type: 'request_too_large' } },
