@@ -11,6 +11,7 @@ import { compileProviderMappings } from '../mapping/compile-mapping.js';
 import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
+import { platforms } from '../providers/platforms/index.js';
 import { createDialectBackend } from '../upstream/dialect-backend.js';
 
 /**
@@ -104,5 +105,5 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
 
 /** The full vocabulary for config checks. */
 export function vocabulary(): Vocabulary {
-  return { providerTypes: providerTypeInfo(), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
+  return { providerTypes: providerTypeInfo(), platforms, handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
 }

@@ -15,8 +15,20 @@ export interface ProviderTypeInfo {
   optionsSchema?: Record<string, unknown>;
 }
 
+/** What lint knows of a cloud platform (`providers.<name>.platform`). */
+export interface PlatformInfo {
+  /** Provider types it serves. */
+  types: readonly string[];
+  /** `auth.type`s it takes. */
+  authTypes: readonly string[];
+  /** Provider settings it needs (`project`, `region`). */
+  requires: ReadonlyArray<'project' | 'region'>;
+}
+
 export interface Vocabulary {
   providerTypes: ReadonlyMap<string, ProviderTypeInfo>;
+  /** Cloud platforms, by `platform:` name. */
+  platforms: ReadonlyMap<string, PlatformInfo>;
   handlers: ReadonlySet<string>;
   surfaces: ReadonlySet<string>;
   /** Names of the mapping transports usable in operation mappings. */

@@ -31,6 +31,18 @@ export async function encodeMultipart(body: Record<string, unknown>, arrays: 'br
   return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
 }
 
+/**
+ * Puts the deployment's cloud credentials (bearer token, `api-key`, SigV4 signature) on a
+ * finished request, when the provider has an `auth` block that needs it: awaited only when the
+ * credential is not cached yet.
+ */
+export async function authorizeCall(call: OperationCall, url: string, method: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<void> {
+  const authorizer = call.access?.authorizer;
+  if (!authorizer) return;
+  const pending = authorizer.authorize({ method, url, headers, body }, call.trace);
+  if (pending) await pending;
+}
+
 /** Sends a built request with its body encoded; the answer's status is not checked here. */
 export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding: BodyEncoding, options: { timeoutMs?: number; arrays?: 'brackets' | 'repeat'; accept?: string } = {}): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...req.headers };
@@ -46,6 +58,7 @@ export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding
       headers['content-type'] = 'application/json';
     }
   }
+  await authorizeCall(call, req.url, req.method, headers, payload);
   return sendUpstream({
     provider: call.providerName,
     url: req.url,

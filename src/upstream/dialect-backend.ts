@@ -29,20 +29,33 @@ export function targetOf(call: OperationCall): DialectTarget {
   return target;
 }
 
-/** Sends a dialect request with the provider's key and headers; non-2xx becomes a GatewayError. */
+/**
+ * Sends a dialect request with the provider's key and headers; non-2xx becomes a GatewayError.
+ * A cloud deployment (`call.access`) reshapes the request for its platform first and puts its
+ * credentials on the finished request (a cached token is added synchronously).
+ */
 export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequest, call: OperationCall): Promise<UpstreamResponse> {
   if (!call.baseUrl) throw errors.providerNotConfigured(call.providerName, `${call.providerName.toUpperCase()}_BASE_URL`);
+  const access = call.access;
+  const shaped = access?.shape ? access.shape(req, call) : req;
+  const url = joinUrl(call.baseUrl, shaped.path);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(call.provider.headers ?? {}),
+    ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
+    ...(shaped.headers ?? {}),
+    ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
+  };
+  const body = JSON.stringify(shaped.body);
+  if (access?.authorizer) {
+    const pending = access.authorizer.authorize({ method: 'POST', url, headers, body }, call.trace);
+    if (pending) await pending;
+  }
   const res = await sendUpstream({
     provider: call.providerName,
-    url: joinUrl(call.baseUrl, req.path),
-    headers: {
-      'content-type': 'application/json',
-      ...(call.provider.headers ?? {}),
-      ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
-      ...(req.headers ?? {}),
-      ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
-    },
-    body: JSON.stringify(req.body),
+    url,
+    headers,
+    body,
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     timeouts: call.timeouts,
