@@ -1,5 +1,6 @@
 import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
 import { anthropicMessagesDialect, anthropicMessagesSurface } from '../codecs/anthropic-messages/index.js';
+import { bedrockConverseDialect } from '../codecs/bedrock-converse/index.js';
 import { geminiDialect } from '../codecs/gemini/index.js';
 import { openAiChatDialect, openAiChatSurface } from '../codecs/openai-chat/index.js';
 import { openAiResponsesDialect, openAiResponsesSurface } from '../codecs/openai-responses/index.js';
@@ -11,7 +12,7 @@ import { compileProviderMappings } from '../mapping/compile-mapping.js';
 import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
-import { platforms } from '../providers/platforms/index.js';
+import { impliedPlatforms, platforms } from '../providers/platforms/index.js';
 import { createDialectBackend } from '../upstream/dialect-backend.js';
 
 /**
@@ -26,7 +27,7 @@ export const surfaces: ReadonlyMap<string, SurfaceCodec> = new Map(
 
 /** Upstream text wire formats, by provider `type`. */
 export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
-  [openAiChatDialect, anthropicMessagesDialect, geminiDialect, openAiResponsesDialect].map((d) => [d.name, d]),
+  [openAiChatDialect, anthropicMessagesDialect, geminiDialect, openAiResponsesDialect, bedrockConverseDialect].map((d) => [d.name, d]),
 );
 
 const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, createDialectBackend(d)]));
@@ -98,7 +99,8 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
   info.set('http', { text: false, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema: { type: 'object' } });
   for (const name of dialects.keys()) {
     const optionsSchema = name === 'anthropic-messages' ? anthropicOptions : name.startsWith('openai') ? openAiOptions : { type: 'object' };
-    info.set(name, { text: true, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema });
+    const platform = impliedPlatforms.get(name);
+    info.set(name, { text: true, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema, ...(platform ? { platform } : {}) });
   }
   return info;
 }

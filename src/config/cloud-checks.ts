@@ -21,18 +21,21 @@ export function checkCloudSettings(config: GatewayConfig, main: YamlSource, voca
     if (p.auth && vocabulary.providerTypes.get(p.type)?.needsKey === false) {
       at([...base, 'auth'], 'E_AUTH_NOT_SUPPORTED', `provider type ${p.type} takes no credentials`, true);
     }
-    if (!p.platform) continue;
-    const platform = vocabulary.platforms.get(p.platform);
+    // A type that exists on one platform only (bedrock-converse) implies it.
+    const platformName = p.platform ?? vocabulary.providerTypes.get(p.type)?.platform;
+    if (!platformName) continue;
+    const platform = vocabulary.platforms.get(platformName);
     if (!platform) continue; // the meta-schema reported the name
     if (!platform.types.includes(p.type)) {
-      at([...base, 'type'], 'E_PLATFORM_TYPE', `platform ${p.platform} serves provider types ${platform.types.join(', ')}, not ${p.type}`);
+      at([...base, 'type'], 'E_PLATFORM_TYPE', `platform ${platformName} serves provider types ${platform.types.join(', ')}, not ${p.type}`);
     }
     const authType = p.auth?.type ?? 'api_key';
     if (!platform.authTypes.includes(authType)) {
-      at(p.auth ? [...base, 'auth', 'type'] : base, 'E_PLATFORM_AUTH', `platform ${p.platform} takes auth.type ${platform.authTypes.join(' or ')}${p.auth ? `, not ${authType}` : '; add an auth block'}`, !p.auth);
+      at(p.auth ? [...base, 'auth', 'type'] : base, 'E_PLATFORM_AUTH', `platform ${platformName} takes auth.type ${platform.authTypes.join(' or ')}${p.auth ? `, not ${authType}` : '; add an auth block'}`, !p.auth);
     }
     for (const setting of platform.requires) {
-      if (p[setting] === undefined) at(base, 'E_MISSING_KEY', `platform ${p.platform} needs providers.${name}.${setting} (it may come from a variable, e.g. ${setting === 'project' ? '${GOOGLE_CLOUD_PROJECT:-}' : '${AWS_REGION:-us-east-1}'})`, true);
+      const inUpstreams = setting === 'region' && (p.upstreams ?? []).length > 0 && (p.upstreams ?? []).every((u) => u.region !== undefined);
+      if (p[setting] === undefined && !inUpstreams) at(base, 'E_MISSING_KEY', `platform ${platformName} needs providers.${name}.${setting} (it may come from a variable, e.g. ${setting === 'project' ? '${GOOGLE_CLOUD_PROJECT:-}' : '${AWS_REGION:-us-east-1}'})`, true);
     }
   }
   return out;

@@ -13,6 +13,8 @@ export interface ProviderTypeInfo {
   needsKey: boolean;
   /** JSON Schema of `providers.<name>.options`. */
   optionsSchema?: Record<string, unknown>;
+  /** The platform the type always runs on (`bedrock-converse`: bedrock), so `platform:` may be left out. */
+  platform?: string;
 }
 
 /** What lint knows of a cloud platform (`providers.<name>.platform`). */

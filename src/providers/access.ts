@@ -46,7 +46,8 @@ export function resolveDeployment(provider: string, spec: ProviderSpec, upstream
   if (missing) return { apiKey, baseUrl, missing, secrets };
   const authorizer = kind.create(ctx);
   const shape = platform?.shaper(spec.type, place);
-  const access = authorizer || shape || platform ? Object.freeze({ authorizer, shape, place }) : undefined;
+  const answer = platform?.answer?.(spec.type);
+  const access = authorizer || shape || platform ? Object.freeze({ authorizer, shape, place, answer, failure: platform?.failure }) : undefined;
   return { apiKey, baseUrl, access, secrets };
 }
 

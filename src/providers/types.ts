@@ -4,6 +4,8 @@ import type { Conversation, InternalResponse, StreamEvent } from '../codecs/inte
 import type { ModelSpec, ProviderSpec } from '../config/types.js';
 import type { AttemptTimeouts, AttemptTrace } from '../upstream/call-upstream.js';
 import type { CallSignal } from '../upstream/request-abort.js';
+import type { UpstreamHead } from '../upstream/upstream-body.js';
+import type { UpstreamErrorInfo } from '../errors/upstream-failure.js';
 import type { RequestAuthorizer } from './auth/types.js';
 
 /** A stored upload (SPEC 4.16). Bytes live in the FileStore, not here. */
@@ -137,7 +139,17 @@ export interface UpstreamAccess {
   readonly authorizer?: RequestAuthorizer;
   /** Project, location and region of the deployment (mapping templates' `{project}`, `{location}`, `{region}`). */
   readonly place?: Placement;
+  /**
+   * Reads a 2xx answer of the platform's own framing as the dialect's (Bedrock's binary event
+   * stream as server-sent events); the answer as it is otherwise.
+   */
+  readonly answer?: (res: UpstreamHead, call: OperationCall) => UpstreamHead | Promise<UpstreamHead>;
+  /** Reads an error answer the platform's way (Bedrock names errors in `x-amzn-ErrorType`); undefined: the dialect's reading. */
+  readonly failure?: (status: number, headers: Readonly<Record<string, string | string[] | undefined>>, body: unknown) => PlatformFailure | undefined;
 }
+
+/** An upstream error as a platform reads it: the status the error table should see and what the provider said. */
+export interface PlatformFailure { readonly status: number; readonly info: UpstreamErrorInfo }
 
 /** What a non-text operation returns. */
 export type OperationResult =

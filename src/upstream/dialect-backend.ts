@@ -63,9 +63,13 @@ export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequ
   });
   if (res.status >= 400) {
     const body = await readBody(res);
+    // A platform may read its errors its own way (Bedrock names them in x-amzn-ErrorType).
+    const platform = access?.failure?.(res.status, res.headers, body);
+    if (platform) throw upstreamFailure(call.providerName, platform.status, res.headers, platform.info);
     throw upstreamFailure(call.providerName, res.status, res.headers, dialect.decodeError(res.status, body));
   }
-  return res;
+  // A platform's own stream framing (Bedrock's event stream) is read as the dialect's SSE.
+  return access?.answer ? access.answer(res, call) : res;
 }
 
 /** Joins a base URL and a path without doubling or losing slashes. */

@@ -7,7 +7,11 @@ import { vertexPlatform } from './vertex.js';
 /** Every `platform:` name and its implementation. */
 export const platforms: ReadonlyMap<string, Platform> = new Map([vertexPlatform, azurePlatform, bedrockPlatform].map((p) => [p.name, p]));
 
-/** The platform of a provider, when it names one. */
+/** Provider types that exist on one platform only (their `platform:` may be left out). */
+export const impliedPlatforms: ReadonlyMap<string, Platform['name']> = new Map([['bedrock-converse', 'bedrock']]);
+
+/** The platform of a provider: the one it names, else the one its type implies. */
 export function platformOf(spec: ProviderSpec): Platform | undefined {
-  return spec.platform ? platforms.get(spec.platform) : undefined;
+  const name = spec.platform ?? impliedPlatforms.get(spec.type);
+  return name ? platforms.get(name) : undefined;
 }

@@ -1,5 +1,5 @@
 import type { DialectRequest } from '../../codecs/codec.js';
-import type { OperationCall, Placement } from '../types.js';
+import type { OperationCall, Placement, UpstreamAccess } from '../types.js';
 
 export type { Placement } from '../types.js';
 
@@ -25,4 +25,8 @@ export interface Platform {
   missing?(place: Placement, provider: string): string | undefined;
   /** The request shaper of one deployment of a provider type. */
   shaper(type: string, place: Placement): RequestShaper | undefined;
+  /** How a provider type's 2xx answers are read on this platform (UpstreamAccess.answer), when they differ. */
+  answer?(type: string): UpstreamAccess['answer'];
+  /** How error answers are read on this platform (UpstreamAccess.failure), when they differ. */
+  failure?: UpstreamAccess['failure'];
 }
