@@ -59,7 +59,6 @@ function onEc2(): boolean {
 
 /** Which step of the default chain would answer, named; undefined when none would. */
 function defaultChainSource(env: EnvLookup): string | undefined {
-  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && !env.AWS_PROFILE) return '$AWS_ACCESS_KEY_ID and $AWS_SECRET_ACCESS_KEY';
   const home = env.HOME || homedir();
   const credentialsFile = env.AWS_SHARED_CREDENTIALS_FILE || join(home, '.aws', 'credentials');
   const configFile = env.AWS_CONFIG_FILE || join(home, '.aws', 'config');
@@ -75,6 +74,11 @@ export function findAwsCredentials(auth: AwsAuthSettings, env: EnvLookup): AwsCr
   const explicit = explicitKeys(auth, env);
   if (explicit === 'missing') return undefined;
   if (explicit) return explicit;
+  // The chain's first step read from the gateway's own environment (which also holds `<VAR>_FILE`
+  // secrets), exactly as the SDK's fromEnv would read it.
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && !env.AWS_PROFILE) {
+    return explicitKeys({ type: 'aws', access_key_id_env: 'AWS_ACCESS_KEY_ID', secret_access_key_env: 'AWS_SECRET_ACCESS_KEY', session_token_env: 'AWS_SESSION_TOKEN' }, env) as AwsCredentialSource;
+  }
   const source = defaultChainSource(env);
   return source ? { kind: 'chain', source } : undefined;
 }
