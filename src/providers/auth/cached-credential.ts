@@ -32,6 +32,8 @@ export class CachedCredential<T> {
   private inflight?: Promise<T>;
   private timer?: NodeJS.Timeout;
   private used = false;
+  /** A caller waited on the fetch in flight (its value counts as used once stored). */
+  private usedDuringFetch = false;
   private retryDelay: number;
   /** Fetches made so far (tests, diagnostics). */
   fetches = 0;
@@ -51,7 +53,8 @@ export class CachedCredential<T> {
       if (now >= c.refreshAt && !this.inflight) this.refreshInBackground();
       return c.value;
     }
-    this.used = true;
+    // The fetch a caller waits for is a use of what it fetches: refreshed in the background when due.
+    this.usedDuringFetch = true;
     return this.inflight ?? this.fetch();
   }
 
@@ -79,6 +82,8 @@ export class CachedCredential<T> {
         this.lastError = undefined;
         this.retryDelay = this.options.retryMs ?? 1000;
         this.store(got, started);
+        if (this.usedDuringFetch) this.used = true;
+        this.usedDuringFetch = false;
         return got.value;
       },
       (e: unknown) => {
