@@ -59,7 +59,7 @@ export function checkBedrockModelIds(config: GatewayConfig, main: YamlSource): D
     const geo = GEO_PREFIX.exec(id)?.[1];
     for (const region of regions) {
       if (geo !== undefined && !servesRegion(geo, region)) {
-        out.push({ file: main.file, ...where, code: 'W_BEDROCK_PROFILE_REGION', severity: 'warning', message: `model '${m.id}': '${id}' is a ${geo}. cross-Region inference profile, which region ${region} cannot call; use '${geographyOf(region)}.${id.slice(geo.length + 1)}' (or 'global.')` });
+        out.push({ file: main.file, ...where, code: 'W_BEDROCK_PROFILE_REGION', severity: 'warning', message: `model '${m.id}': '${id}' is a cross-Region inference profile of the ${geo} geography, which region ${region} cannot call; use '${geographyOf(region)}.${id.slice(geo.length + 1)}' (or 'global.')` });
       } else if (geo === undefined && PROFILE_ONLY.some((re) => re.test(id))) {
         out.push({ file: main.file, ...where, code: 'W_BEDROCK_INFERENCE_PROFILE', severity: 'warning', message: `model '${m.id}': Bedrock serves '${id}' only through a cross-Region inference profile; for region ${region} write upstream: ${geographyOf(region)}.${id}` });
         break;
