@@ -16,6 +16,7 @@ import { startGateway, type TestGateway } from '../../helpers/gateway.js';
 import { startKitUpstream, type KitUpstream } from '../../kit/fake-upstream.js';
 import { ANSWERS } from '../text/support/scenario.js';
 import { makeServiceAccount, startGoogleTokenServer, type GoogleTokenServer, type ServiceAccount } from './support/google-token-server.js';
+import { aiSdkCells } from './support/ai-sdk-cells.js';
 import { textCells } from './support/text-cells.js';
 import { startVertexFront, type VertexFront } from './support/vertex-front.js';
 
@@ -63,7 +64,21 @@ describe('e2e cloud: Google Vertex AI', function () {
     rig.anthropic.reset();
   });
 
+  const geminiChecks = (): void => {
+    expectClean(rig);
+    const call = rig.front.calls.at(-1)!;
+    expect(call.publisher).to.equal('google');
+    expect(call.location, 'the provider location (us-central1 default)').to.equal('us-central1');
+  };
+  const claudeChecks = (): void => {
+    expectClean(rig);
+    const call = rig.front.calls.at(-1)!;
+    expect(call.publisher).to.equal('anthropic');
+    expect(call.body.anthropic_version).to.equal('vertex-2023-10-16');
+  };
+
   describe('Gemini (vertex/gemini-3.8-flash)', () => {
+    aiSdkCells(() => gw, 'vertex/gemini-3.8-flash', (...f) => rig.gemini.enqueue(...f), geminiChecks);
     textCells(() => gw, 'vertex/gemini-3.8-flash', (...f) => rig.gemini.enqueue(...f), () => {
       expectClean(rig);
       const call = rig.front.calls.at(-1)!;
@@ -74,6 +89,7 @@ describe('e2e cloud: Google Vertex AI', function () {
   });
 
   describe('Claude (vertex-claude/claude-sonnet-5-5)', () => {
+    aiSdkCells(() => gw, 'vertex-claude/claude-sonnet-5-5', (...f) => rig.anthropic.enqueue(...f), claudeChecks);
     textCells(() => gw, 'vertex-claude/claude-sonnet-5-5', (...f) => rig.anthropic.enqueue(...f), () => {
       expectClean(rig);
       const call = rig.front.calls.at(-1)!;

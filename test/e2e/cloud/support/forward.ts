@@ -36,3 +36,19 @@ export function forward(res: ServerResponse, target: string, headers: Record<str
   res.on('close', () => up.destroy());
   up.end(body);
 }
+
+/** POSTs `body` to `target` and answers its JSON after `edit` changed it (non-streamed answers). */
+export async function forwardJson(res: ServerResponse, target: string, headers: Record<string, string>, body: string, edit: (json: Record<string, unknown>) => void): Promise<void> {
+  const answer = await fetch(target, { method: 'POST', headers, body });
+  const text = await answer.text();
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+    res.end(text);
+    return;
+  }
+  if (answer.ok) edit(json);
+  sendJson(res, answer.status, json);
+}
