@@ -13,6 +13,7 @@ import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
 import { impliedPlatforms, platforms } from '../providers/platforms/index.js';
+import { authTypes } from '../providers/auth/registry.js';
 import { createDialectBackend } from '../upstream/dialect-backend.js';
 
 /**
@@ -107,5 +108,5 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
 
 /** The full vocabulary for config checks. */
 export function vocabulary(): Vocabulary {
-  return { providerTypes: providerTypeInfo(), platforms, handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
+  return { providerTypes: providerTypeInfo(), platforms, authTypes: new Set(authTypes), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
 }

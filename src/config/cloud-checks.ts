@@ -30,7 +30,7 @@ export function checkCloudSettings(config: GatewayConfig, main: YamlSource, voca
       at([...base, 'type'], 'E_PLATFORM_TYPE', `platform ${platformName} serves provider types ${platform.types.join(', ')}, not ${p.type}`);
     }
     const authType = p.auth?.type ?? 'api_key';
-    if (!platform.authTypes.includes(authType)) {
+    if (vocabulary.authTypes.has(authType) && !platform.authTypes.includes(authType)) {
       at(p.auth ? [...base, 'auth', 'type'] : base, 'E_PLATFORM_AUTH', `platform ${platformName} takes auth.type ${platform.authTypes.join(' or ')}${p.auth ? `, not ${authType}` : '; add an auth block'}`, !p.auth);
     }
     for (const setting of platform.requires) {

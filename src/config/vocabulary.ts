@@ -29,6 +29,8 @@ export interface PlatformInfo {
 
 export interface Vocabulary {
   providerTypes: ReadonlyMap<string, ProviderTypeInfo>;
+  /** `auth.type` names of provider credentials. */
+  authTypes: ReadonlySet<string>;
   /** Cloud platforms, by `platform:` name. */
   platforms: ReadonlyMap<string, PlatformInfo>;
   handlers: ReadonlySet<string>;

@@ -42,7 +42,9 @@ export function resolveDeployment(provider: string, spec: ProviderSpec, upstream
   const kind = authKindOf(auth);
   const apiKey = kind.apiKey?.(ctx);
   const secrets = kind.secrets?.(ctx) ?? [];
-  const missing = kind.missing(ctx) ?? platform?.missing?.(place, provider) ?? (baseUrl ? undefined : urlVar);
+  // Everything that is missing at once, so an operator fixes it in one go.
+  const lacking = [kind.missing(ctx), platform?.missing?.(place, provider), baseUrl ? undefined : urlVar].filter((m) => m !== undefined);
+  const missing = lacking.length > 0 ? lacking.join(' and ') : undefined;
   if (missing) return { apiKey, baseUrl, missing, secrets };
   const authorizer = kind.create(ctx);
   const shape = platform?.shaper(spec.type, place);
