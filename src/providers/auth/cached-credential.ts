@@ -11,7 +11,11 @@ export interface CachedCredentialOptions {
   refreshLeadMs?: number;
   /** Longest margin before expiry after which a credential is no longer sent (default 30 s); short lives use 1/10 of their life. */
   expiryMarginMs?: number;
-  /** First wait before retrying a failed background refresh (default 1 s, doubling up to 60 s). */
+  /**
+   * First wait before retrying a failed fetch (default 1 s, doubling up to 60 s). With no valid
+   * value left, calls in that wait fail at once with the last error instead of fetching again,
+   * so an outage of the token endpoint is not hammered by every request.
+   */
   retryMs?: number;
   /** The clock (tests). */
   now?: () => number;
@@ -25,16 +29,17 @@ const FIVE_MINUTES = 300_000;
  * background before it expires, so requests never wait for a refresh and never fetch per call.
  * A credential nobody used since the last fetch is not refreshed (the next use fetches it);
  * a failed background refresh keeps the old value while it is valid and retries with backoff.
- * Only when no valid value is left does `get()` reject, with the fetch's own error.
+ * Only when no valid value is left does `get()` reject, with the fetch's own error; after a
+ * failed fetch it waits (backoff) before fetching again.
  */
 export class CachedCredential<T> {
   private current?: { value: T; expiresAt?: number; refreshAt: number; usableUntil: number };
   private inflight?: Promise<T>;
   private timer?: NodeJS.Timeout;
   private used = false;
-  /** A caller waited on the fetch in flight (its value counts as used once stored). */
-  private usedDuringFetch = false;
   private retryDelay: number;
+  /** Until when a failed fetch is not tried again (ms since the epoch). */
+  private failedUntil = 0;
   /** Fetches made so far (tests, diagnostics). */
   fetches = 0;
   /** The last fetch error, kept until a fetch succeeds. */
@@ -53,9 +58,10 @@ export class CachedCredential<T> {
       if (now >= c.refreshAt && !this.inflight) this.refreshInBackground();
       return c.value;
     }
-    // The fetch a caller waits for is a use of what it fetches: refreshed in the background when due.
-    this.usedDuringFetch = true;
-    return this.inflight ?? this.fetch();
+    this.used = true;
+    if (this.inflight) return this.inflight;
+    if (now < this.failedUntil) return Promise.reject(this.lastError);
+    return this.fetch();
   }
 
   /** Starts the first fetch without waiting (startup warm-up); its failure is kept for the first use. */
@@ -80,15 +86,16 @@ export class CachedCredential<T> {
       (got) => {
         this.inflight = undefined;
         this.lastError = undefined;
+        this.failedUntil = 0;
         this.retryDelay = this.options.retryMs ?? 1000;
         this.store(got, started);
-        if (this.usedDuringFetch) this.used = true;
-        this.usedDuringFetch = false;
         return got.value;
       },
       (e: unknown) => {
         this.inflight = undefined;
         this.lastError = e;
+        this.failedUntil = this.now() + this.retryDelay;
+        this.retryDelay = Math.min(this.retryDelay * 2, 60_000);
         throw e;
       },
     );
@@ -126,8 +133,7 @@ export class CachedCredential<T> {
       const c = this.current;
       if (!c) return;
       // Retry while the old value is still good; once it is not, the next use fetches itself.
-      const wait = Math.min(this.retryDelay, Math.max(0, c.usableUntil - this.now()));
-      this.retryDelay = Math.min(this.retryDelay * 2, 60_000);
+      const wait = Math.min(this.failedUntil - this.now(), c.usableUntil - this.now());
       if (wait > 0) this.schedule(wait);
     });
   }

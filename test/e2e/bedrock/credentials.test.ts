@@ -79,14 +79,17 @@ describe('e2e bedrock: credentials', () => {
       this.timeout(20_000);
       const first = await chat(h.gw).create({ model: NOVA, messages: [{ role: 'user', content: 'one' }] });
       expect(first.choices[0]!.message.content).to.match(/^Hello/);
+      // Traffic keeps using the session after its fetch: that is what gets it refreshed ahead of time
+      // (a credential nobody used since its fetch is fetched on its next use instead).
+      await chat(h.gw).create({ model: NOVA, messages: [{ role: 'user', content: 'one again' }] });
       expect(h.fake.sessions.length).to.equal(1);
       await new Promise((resolve) => setTimeout(resolve, 4500));
       // The first session has expired by now (the fake refuses it); a background refresh replaced it.
       expect(h.fake.sessions.length).to.be.at.least(2);
       const second = await chat(h.gw).create({ model: NOVA, messages: [{ role: 'user', content: 'two' }] });
       expect(second.choices[0]!.message.content).to.match(/^Hello/);
-      const [one, two] = h.fake.requests.map((r) => r.accessKeyId);
-      expect(one).to.equal(h.fake.sessions[0]!.accessKeyId);
+      const [one, again, two] = h.fake.requests.map((r) => r.accessKeyId);
+      expect([one, again]).to.deep.equal([h.fake.sessions[0]!.accessKeyId, h.fake.sessions[0]!.accessKeyId]);
       // Signed with a later session (the SDK's own memo may fetch more than one on a refresh).
       expect(h.fake.sessions.slice(1).map((s) => s.accessKeyId)).to.include(two);
       expect(h.fake.refusals).to.deep.equal([]);
