@@ -11,7 +11,11 @@ export interface CachedCredentialOptions {
   refreshLeadMs?: number;
   /** Longest margin before expiry after which a credential is no longer sent (default 30 s); short lives use 1/10 of their life. */
   expiryMarginMs?: number;
-  /** First wait before retrying a failed background refresh (default 1 s, doubling up to 60 s). */
+  /**
+   * First wait before retrying a failed fetch (default 1 s, doubling up to 60 s). With no valid
+   * value left, calls in that wait fail at once with the last error instead of fetching again,
+   * so an outage of the token endpoint is not hammered by every request.
+   */
   retryMs?: number;
   /** The clock (tests). */
   now?: () => number;
@@ -25,7 +29,8 @@ const FIVE_MINUTES = 300_000;
  * background before it expires, so requests never wait for a refresh and never fetch per call.
  * A credential nobody used since the last fetch is not refreshed (the next use fetches it);
  * a failed background refresh keeps the old value while it is valid and retries with backoff.
- * Only when no valid value is left does `get()` reject, with the fetch's own error.
+ * Only when no valid value is left does `get()` reject, with the fetch's own error; after a
+ * failed fetch it waits (backoff) before fetching again.
  */
 export class CachedCredential<T> {
   private current?: { value: T; expiresAt?: number; refreshAt: number; usableUntil: number };
@@ -33,6 +38,8 @@ export class CachedCredential<T> {
   private timer?: NodeJS.Timeout;
   private used = false;
   private retryDelay: number;
+  /** Until when a failed fetch is not tried again (ms since the epoch). */
+  private failedUntil = 0;
   /** Fetches made so far (tests, diagnostics). */
   fetches = 0;
   /** The last fetch error, kept until a fetch succeeds. */
@@ -52,7 +59,9 @@ export class CachedCredential<T> {
       return c.value;
     }
     this.used = true;
-    return this.inflight ?? this.fetch();
+    if (this.inflight) return this.inflight;
+    if (now < this.failedUntil) return Promise.reject(this.lastError);
+    return this.fetch();
   }
 
   /** Starts the first fetch without waiting (startup warm-up); its failure is kept for the first use. */
@@ -77,6 +86,7 @@ export class CachedCredential<T> {
       (got) => {
         this.inflight = undefined;
         this.lastError = undefined;
+        this.failedUntil = 0;
         this.retryDelay = this.options.retryMs ?? 1000;
         this.store(got, started);
         return got.value;
@@ -84,6 +94,8 @@ export class CachedCredential<T> {
       (e: unknown) => {
         this.inflight = undefined;
         this.lastError = e;
+        this.failedUntil = this.now() + this.retryDelay;
+        this.retryDelay = Math.min(this.retryDelay * 2, 60_000);
         throw e;
       },
     );
@@ -121,8 +133,7 @@ export class CachedCredential<T> {
       const c = this.current;
       if (!c) return;
       // Retry while the old value is still good; once it is not, the next use fetches itself.
-      const wait = Math.min(this.retryDelay, Math.max(0, c.usableUntil - this.now()));
-      this.retryDelay = Math.min(this.retryDelay * 2, 60_000);
+      const wait = Math.min(this.failedUntil - this.now(), c.usableUntil - this.now());
       if (wait > 0) this.schedule(wait);
     });
   }
