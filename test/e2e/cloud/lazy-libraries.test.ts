@@ -16,7 +16,7 @@ import { makeServiceAccount, startGoogleTokenServer } from './support/google-tok
 const KEY = 'gw-lazy-cloud-key-0123';
 
 /** Runs `gateway serve` with `env` until ready, makes one sandbox call, stops it, and returns the resolved module URLs. */
-async function loadedModules(env: Record<string, string>): Promise<string[]> {
+async function loadedModules(env: Record<string, string>, until: () => boolean = () => true): Promise<string[]> {
   const dir = makeTempDir('gw-lazy-cloud-');
   const log = join(dir, 'resolved.txt');
   writeFileSync(log, '');
@@ -45,8 +45,9 @@ async function loadedModules(env: Record<string, string>): Promise<string[]> {
     }
     const res = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify({ model: 'sandbox/echo-1', messages: [{ role: 'user', content: 'hi' }] }) });
     expect(res.status).to.equal(200);
-    // The background credential fetch started at startup has had time to load its library.
-    await new Promise((r) => setTimeout(r, 500));
+    // Waits (a loaded machine is slow) for what the caller expects of the running process.
+    const waitUntil = Date.now() + 15_000;
+    while (!until() && Date.now() < waitUntil) await new Promise((r) => setTimeout(r, 50));
   } finally {
     const exited = new Promise((done) => child.once('exit', done));
     child.kill('SIGTERM');
@@ -71,7 +72,7 @@ describe('e2e cloud: credential libraries load only when used', function () {
     const sa = makeServiceAccount('lazy-proj');
     const tokens = await startGoogleTokenServer(sa);
     try {
-      const urls = await loadedModules({ GOOGLE_CLOUD_PROJECT: 'lazy-proj', GOOGLE_APPLICATION_CREDENTIALS: sa.file, GOOGLE_TOKEN_URL: tokens.url, VERTEX_BASE_URL: 'http://127.0.0.1:9' });
+      const urls = await loadedModules({ GOOGLE_CLOUD_PROJECT: 'lazy-proj', GOOGLE_APPLICATION_CREDENTIALS: sa.file, GOOGLE_TOKEN_URL: tokens.url, VERTEX_BASE_URL: 'http://127.0.0.1:9' }, () => tokens.issued > 0);
       expect(uses(urls, 'google-auth-library')).to.equal(true);
       expect(uses(urls, '@azure/identity')).to.equal(false);
       expect(tokens.issued, 'the token was fetched at startup, in the background').to.be.greaterThan(0);

@@ -104,7 +104,6 @@ describe('e2e cloud: Google Vertex AI', function () {
 
   describe('afterwards', () => {
     it('fetched one token for every call so far (never per request)', () => {
-      expect(rig.front.calls.length + rig.gemini.requests.length, 'calls were made').to.be.greaterThan(0);
       expect(rig.tokens.issued).to.equal(1);
     });
   });

@@ -80,6 +80,12 @@ describe('providers/auth CachedCredential', () => {
     expect(String(error)).to.include('invalid_grant');
     expect(cache.lastError).to.be.an('error');
     src.state.fail = false;
+    const fetches = cache.fetches;
+    let held: unknown;
+    await Promise.resolve(cache.get()).catch((e: unknown) => { held = e; });
+    expect(String(held), 'right after a failure it waits before fetching again').to.include('invalid_grant');
+    expect(cache.fetches).to.equal(fetches);
+    await sleep(450);
     expect(await cache.get()).to.equal('tok-2');
     cache.stop();
   });

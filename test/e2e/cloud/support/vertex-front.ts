@@ -70,6 +70,15 @@ export async function startVertexFront(options: { project: string; accepts: (tok
         if (body.anthropic_version !== 'vertex-2023-10-16') return bad(`anthropic_version ${String(body.anthropic_version)}`);
         if ((body.stream === true) !== (method === 'streamRawPredict')) return bad(`stream ${String(body.stream)} on ${method}`);
         const { anthropic_version: _v, ...rest } = body;
+        // Fine-grained tool streaming (`eager_input_streaming`, GA on every platform, Vertex
+        // included; the AI SDK sets it when streaming) is newer than the kit's Anthropic schema:
+        // checked here, then left out of what the kit validates.
+        if (Array.isArray(rest.tools)) {
+          rest.tools = (rest.tools as Array<Record<string, unknown>>).map(({ eager_input_streaming: eager, ...t }) => {
+            if (eager !== undefined && typeof eager !== 'boolean') bad('tools[].eager_input_streaming must be a boolean');
+            return t;
+          });
+        }
         const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': options.anthropic.apiKey, 'anthropic-version': '2023-06-01' };
         if (typeof req.headers['anthropic-beta'] === 'string') headers['anthropic-beta'] = req.headers['anthropic-beta'];
         return forward(res, `${options.anthropic.url}/v1/messages`, headers, JSON.stringify({ model, ...rest }));
