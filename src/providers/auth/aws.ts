@@ -37,6 +37,11 @@ export const awsKind: AuthKind<AwsAuth> = {
 
 /** A credential fetcher that loads @aws-sdk/credential-providers on its first call only. */
 function lazyAwsCredentials(source: AwsCredentialSource, region: string, roleArn?: string, stsUrl?: string): () => Promise<Expiring<AwsCredentialIdentity>> {
+  // Static keys need no SDK: they are the credentials, without expiry.
+  if (source.kind === 'static' && !roleArn) {
+    const value: AwsCredentialIdentity = { accessKeyId: source.accessKeyId, secretAccessKey: source.secretAccessKey, ...(source.sessionToken ? { sessionToken: source.sessionToken } : {}) };
+    return async () => ({ value });
+  }
   let fetcher: Promise<() => Promise<ExpiringCredentials>> | undefined;
   return async () => {
     fetcher ??= import('../bedrock/aws-credential-fetch.js').then((m) => m.createAwsCredentialFetcher({ source, region, roleArn, stsUrl }));
@@ -69,7 +74,12 @@ function sigV4Authorizer(provider: string, source: string, credentials: CachedCr
       }
       return Promise.resolve(got).then((value) => sign(req, value), (e: unknown) => { throw credentialFailure(provider, source, e, trace); });
     },
-    warm: () => credentials.warm(),
+    warm: () => {
+      credentials.warm();
+      // The signer loads now too, so the first call does not wait for it.
+      signing ??= import('../bedrock/aws-signing.js');
+      signing.catch(() => undefined);
+    },
   };
 }
 

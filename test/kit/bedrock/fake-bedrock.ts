@@ -6,7 +6,7 @@
  * stream), InvokeModel and InvokeModelWithResponseStream (Claude chunks; Titan embeddings), and
  * injects faults: throttling per signing region, an exception message mid-stream. A second
  * endpoint hands out short-lived session credentials as the ECS/EKS container endpoint does
- * (`AWS_CONTAINER_CREDENTIALS_FULL_URI`).
+ * (`AWS_CONTAINER_CREDENTIALS_FULL_URI`), and `/sts` answers STS AssumeRole (signed for `sts`).
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -30,6 +30,8 @@ export interface FakeBedrock {
   readonly requests: BedrockRequest[];
   /** 403 answers given (wrong secret, stale date, expired session ...). */
   readonly refusals: SignatureFailure[];
+  /** STS AssumeRole calls answered (at `<url>/sts`), with the key that signed each and its region. */
+  readonly assumedRoles: Array<{ roleArn: string; sessionName: string; signedBy: string; region: string }>;
   /** Long-term keys the fake accepts. */
   issue(accessKeyId: string, secret: string): void;
   /** Every request signed for `region` answers 429 ThrottlingException until `unthrottle`. */
@@ -52,6 +54,7 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     sessions: [] as Array<{ accessKeyId: string; expiresAt: number }>,
     requests: [] as BedrockRequest[],
     refusals: [] as SignatureFailure[],
+    assumedRoles: [] as Array<{ roleArn: string; sessionName: string; signedBy: string; region: string }>,
   };
 
   const sendError = (res: ServerResponse, status: number, name: string, message: string) => {
@@ -70,11 +73,32 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     res.end(JSON.stringify({ AccessKeyId: accessKeyId, SecretAccessKey: secret, Token: sessionToken, Expiration: new Date(expiresAt).toISOString() }));
   };
 
+  /** STS AssumeRole (awsQuery: a form body in, XML out), signed for `sts` with long-term keys. */
+  const serveAssumeRole = (req: IncomingMessage, body: Buffer, res: ServerResponse) => {
+    const verified = verifySigV4({ method: req.method ?? 'POST', url: req.url ?? '/', headers: req.headers, body }, (id) => credentials.get(id), 'sts');
+    if ('error' in verified) {
+      state.refusals.push(verified);
+      res.writeHead(403, { 'content-type': 'text/xml' });
+      return res.end(`<ErrorResponse><Error><Type>Sender</Type><Code>${verified.error}</Code><Message>${verified.message}</Message></Error></ErrorResponse>`);
+    }
+    const form = new URLSearchParams(body.toString('utf8'));
+    const accessKeyId = `ASIA${randomBytes(8).toString('hex').toUpperCase()}`;
+    const secret = randomBytes(20).toString('base64');
+    const sessionToken = randomBytes(24).toString('base64');
+    const expiresAt = Date.now() + state.sessionTtlMs;
+    credentials.set(accessKeyId, { secret, sessionToken, expiresAt });
+    state.sessions.push({ accessKeyId, expiresAt });
+    state.assumedRoles.push({ roleArn: form.get('RoleArn') ?? '', sessionName: form.get('RoleSessionName') ?? '', signedBy: verified.accessKeyId, region: verified.region });
+    res.writeHead(200, { 'content-type': 'text/xml' });
+    res.end(`<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${accessKeyId}</AccessKeyId><SecretAccessKey>${secret}</SecretAccessKey><SessionToken>${sessionToken}</SessionToken><Expiration>${new Date(expiresAt).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROATEST:${form.get('RoleSessionName') ?? ''}</AssumedRoleId><Arn>arn:aws:sts::123456789012:assumed-role/test/${form.get('RoleSessionName') ?? ''}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${randomBytes(8).toString('hex')}</RequestId></ResponseMetadata></AssumeRoleResponse>`);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     if (req.method === 'GET' && req.url === '/creds') return serveCredentials(res);
+    if (req.method === 'POST' && req.url?.startsWith('/sts')) return serveAssumeRole(req, body, res);
     const verified = verifySigV4({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }, (id) => credentials.get(id));
     if ('error' in verified) {
       state.refusals.push(verified);
@@ -132,7 +156,7 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     throttle: (region: string) => { throttled.add(region); },
     unthrottle: () => throttled.clear(),
     failNextStream: (type: string, message: string, after: number) => { streamFault = { type, message, after }; },
-    reset: () => { state.requests.length = 0; state.refusals.length = 0; throttled.clear(); streamFault = undefined; },
+    reset: () => { state.requests.length = 0; state.refusals.length = 0; state.assumedRoles.length = 0; throttled.clear(); streamFault = undefined; },
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
