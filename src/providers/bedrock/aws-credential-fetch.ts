@@ -33,8 +33,14 @@ export async function createAwsCredentialFetcher(settings: AwsFetchSettings): Pr
       clientConfig: { region: settings.region, ...(settings.stsUrl ? { endpoint: settings.stsUrl } : {}) },
     })
     : typeof base === 'function' ? base : async (): Promise<AwsCredentialIdentity> => base;
+  // The node chain's memo takes `{forceRefresh}`; the other providers ignore it (AssumeRole fetches each time).
+  const refreshable = provider as (options?: { forceRefresh?: boolean }) => Promise<AwsCredentialIdentity>;
+  let fetched = false;
   return async () => {
-    const value: AwsCredentialIdentity = await provider();
+    // The SDK's chain memoizes and, near expiry, hands back the old credentials while it refreshes
+    // passively: the gateway's own cache asks only when it needs new ones, so it forces the refresh.
+    const value: AwsCredentialIdentity = await (fetched ? refreshable({ forceRefresh: true }) : refreshable());
+    fetched = true;
     return { value, ...(value.expiration ? { expiresAt: value.expiration.getTime() } : {}) };
   };
 }

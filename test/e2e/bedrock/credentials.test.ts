@@ -64,12 +64,11 @@ describe('e2e bedrock: credentials', () => {
 
   describe('session credentials from the container endpoint', () => {
     const saved: Record<string, string | undefined> = {};
-    const h = useBedrockGateway({ AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_CONTAINER_CREDENTIALS_FULL_URI: 'set-below' });
-    before(() => {
+    const h = useBedrockGateway({ AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '', AWS_CONTAINER_CREDENTIALS_FULL_URI: 'set-below' }, (fake) => {
       for (const v of AWS_VARS) { saved[v] = process.env[v]; delete process.env[v]; }
-      // The SDK's chain reads this process's environment.
-      process.env.AWS_CONTAINER_CREDENTIALS_FULL_URI = h.fake.credentialsUrl;
-      h.fake.sessionTtlMs = 4000;
+      // The SDK's chain reads this process's environment, before the gateway's first fetch.
+      process.env.AWS_CONTAINER_CREDENTIALS_FULL_URI = fake.credentialsUrl;
+      fake.sessionTtlMs = 4000;
     });
     after(() => {
       for (const v of AWS_VARS) { if (saved[v] === undefined) delete process.env[v]; else process.env[v] = saved[v]; }

@@ -12,13 +12,17 @@ export const SECRET = 'bedrock-test-secret-0123456789abcdefghij';
 /** A booted fake and gateway, read inside tests. */
 export interface BedrockHarness { fake: FakeBedrock; gw: TestGateway }
 
-/** Registers hooks that boot the fake Bedrock and a gateway signing with `env` on top of the test keys. */
-export function useBedrockGateway(env: Record<string, string> = {}): BedrockHarness {
+/**
+ * Registers hooks that boot the fake Bedrock and a gateway signing with `env` on top of the test
+ * keys; `prepare` runs between the two (the gateway starts fetching credentials as it boots).
+ */
+export function useBedrockGateway(env: Record<string, string> = {}, prepare?: (fake: FakeBedrock) => void): BedrockHarness {
   const h = {} as BedrockHarness;
   before(async () => {
     forgetSharedCredentials();
     h.fake = await startFakeBedrock();
     h.fake.issue(ACCESS_KEY_ID, SECRET);
+    prepare?.(h.fake);
     h.gw = await startGateway({ env: { BEDROCK_RUNTIME_URL: h.fake.url, AWS_ACCESS_KEY_ID: ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY: SECRET, AWS_REGION: 'us-east-1', ...env } });
   });
   beforeEach(() => h.fake.reset());
