@@ -33,14 +33,11 @@ export async function encodeMultipart(body: Record<string, unknown>, arrays: 'br
 
 /**
  * Puts the deployment's cloud credentials (bearer token, `api-key`, SigV4 signature) on a
- * finished request, when the provider has an `auth` block that needs it: awaited only when the
- * credential is not cached yet.
+ * finished request, when the provider has an `auth` block that needs it. Returns a promise only
+ * when there is something to wait for (a credential not cached yet), so the common call awaits nothing.
  */
-export async function authorizeCall(call: OperationCall, url: string, method: string, headers: Record<string, string>, body?: string | Uint8Array): Promise<void> {
-  const authorizer = call.access?.authorizer;
-  if (!authorizer) return;
-  const pending = authorizer.authorize({ method, url, headers, body }, call.trace);
-  if (pending) await pending;
+export function authorizeCall(call: OperationCall, url: string, method: string, headers: Record<string, string>, body?: string | Uint8Array): void | Promise<void> {
+  return call.access?.authorizer?.authorize({ method, url, headers, body }, call.trace);
 }
 
 /** Sends a built request with its body encoded; the answer's status is not checked here. */
@@ -58,7 +55,8 @@ export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding
       headers['content-type'] = 'application/json';
     }
   }
-  await authorizeCall(call, req.url, req.method, headers, payload);
+  const authorizing = authorizeCall(call, req.url, req.method, headers, payload);
+  if (authorizing) await authorizing;
   return sendUpstream({
     provider: call.providerName,
     url: req.url,

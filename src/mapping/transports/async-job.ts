@@ -75,7 +75,8 @@ export const asyncJobTransport: Transport = {
       const where = submit.locate(call, pollPath, requestVariables(call, upstreamOf(call), { id: state.id }));
       const method = job.poll.method ?? 'GET';
       const headers = { accept: 'application/json', ...where.headers };
-      await authorizeCall(call, where.url, method, headers);
+      const authorizing = authorizeCall(call, where.url, method, headers);
+      if (authorizing) await authorizing;
       const res = await sendUpstream({ provider: call.providerName, url: where.url, method, headers, signal: call.signal, timeoutMs: mapping.timeout_ms ?? call.timeoutMs });
       await throwIfFailed(res, call);
       const retryAfter = Number(res.header('retry-after'));
