@@ -15,6 +15,7 @@ import type { ProviderImplementation, TextBackend } from '../providers/types.js'
 import { impliedPlatforms, platforms } from '../providers/platforms/index.js';
 import { authTypes } from '../providers/auth/registry.js';
 import { createDialectBackend } from '../upstream/dialect-backend.js';
+import { withInlineImages } from '../providers/bedrock/inline-images.js';
 
 /**
  * Named behaviour: every name YAML may use (provider types, surfaces, handlers) and the
@@ -31,7 +32,8 @@ export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
   [openAiChatDialect, anthropicMessagesDialect, geminiDialect, openAiResponsesDialect, bedrockConverseDialect].map((d) => [d.name, d]),
 );
 
-const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, createDialectBackend(d)]));
+// Converse takes images as bytes only: its calls fetch image URLs first.
+const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, name === bedrockConverseDialect.name ? withInlineImages(createDialectBackend(d)) : createDialectBackend(d)]));
 
 /** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
 export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard']);

@@ -14,7 +14,7 @@ const CLAUDE = 'bedrock/claude-sonnet-5-5';
 const weatherTool = { type: 'function' as const, function: { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } };
 
 describe('e2e bedrock: Converse through the official clients', () => {
-  const h = useBedrockGateway();
+  const h = useBedrockGateway({ GATEWAY_FETCH_ALLOW_PRIVATE: 'true' });
   const openai = () => new OpenAI({ apiKey: h.gw.key, baseURL: `${h.gw.url}/v1`, maxRetries: 0 });
   const anthropic = () => new Anthropic({ apiKey: h.gw.key, baseURL: h.gw.url, maxRetries: 0 });
 
@@ -30,6 +30,12 @@ describe('e2e bedrock: Converse through the official clients', () => {
     expect(['us-east-1', 'us-west-2']).to.include(sent.region);
     expect(sent.body).to.deep.include({ system: [{ text: 'Be brief.' }], inferenceConfig: { maxTokens: 50, temperature: 0.2 } });
     expect(h.fake.refusals).to.deep.equal([]);
+  });
+
+  it('chat with an image URL: the gateway fetches it and sends Converse the bytes', async () => {
+    await openai().chat.completions.create({ model: NOVA, messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: `${h.fake.url}/cat.png` } }] }] });
+    const content = (h.fake.requests[0]!.body.messages as Array<{ content: unknown[] }>)[0]!.content;
+    expect(content).to.deep.equal([{ text: 'What is this?' }, { image: { format: 'png', source: { bytes: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex').toString('base64') } } }]);
   });
 
   it('chat stream: text deltas, a finish reason and the usage chunk', async () => {

@@ -98,6 +98,11 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks);
     if (req.method === 'GET' && req.url === '/creds') return serveCredentials(res);
+    if (req.method === 'GET' && req.url === '/cat.png') {
+      // An image to fetch (clients may send image URLs; Converse needs the bytes).
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'));
+    }
     if (req.method === 'POST' && req.url?.startsWith('/sts')) return serveAssumeRole(req, body, res);
     const verified = verifySigV4({ method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body }, (id) => credentials.get(id));
     if ('error' in verified) {
