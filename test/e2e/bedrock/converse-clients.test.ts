@@ -24,6 +24,8 @@ describe('e2e bedrock: Converse through the official clients', () => {
     expect(res.choices[0]!.finish_reason).to.equal('stop');
     expect(res.usage!.prompt_tokens).to.equal(25);
     expect(res.usage!.completion_tokens).to.equal(9);
+    // 21 uncached + 4 cache-read prompt tokens and 9 output tokens at bedrock/nova-pro's prices.
+    expect((res.usage as unknown as { cost: number }).cost).to.be.closeTo(21 * 0.0000008 + 4 * 0.0000002 + 9 * 0.0000032, 1e-12);
     const sent = h.fake.requests[0]!;
     expect(sent.operation).to.equal('converse');
     expect(sent.modelId).to.equal('us.amazon.nova-pro-v1:0');
