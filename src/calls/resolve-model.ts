@@ -64,6 +64,7 @@ export function buildCall(gw: GatewayState, entry: ModelEntry, body: Record<stri
     provider: p.spec,
     apiKey: p.apiKey,
     baseUrl: p.baseUrl,
+    access: p.access,
     signal: gw.abort,
     timeoutMs: t.firstByteMs,
     timeouts: t,
@@ -81,6 +82,7 @@ export function buildCall(gw: GatewayState, entry: ModelEntry, body: Record<stri
 export function callFor(call: OperationCall, upstream: UpstreamRef, trace: AttemptTrace, signal: CallSignal): OperationCall {
   call.apiKey = upstream.apiKey;
   call.baseUrl = upstream.baseUrl;
+  call.access = upstream.access;
   call.upstreamName = upstream.name;
   call.trace = trace;
   call.signal = signal;

@@ -139,7 +139,7 @@ export const ERROR_CATALOG = [
   { code: 'ledger_not_configured', status: 501, type: 'api_error', meaning: 'the admin API or `/v1/usage` without `ledger.url` (names what to set)' },
   { code: 'upstream_error', status: 502, type: 'upstream_error', meaning: 'the provider answered 5xx (or an in-band error of no known kind)', messages: apiErrorOnMessages },
   { code: 'upstream_unreachable', status: 502, type: 'upstream_error', meaning: 'the provider could not be reached (connect refused, DNS, reset before the answer)', messages: apiErrorOnMessages },
-  { code: 'upstream_auth_error', status: 502, type: 'upstream_error', meaning: "the provider refused the gateway's own provider key (its 401/403); names the provider", messages: apiErrorOnMessages },
+  { code: 'upstream_auth_error', status: 502, type: 'upstream_error', meaning: "the provider refused the gateway's own provider credentials (its 401/403), or cloud credentials could not be obtained or refreshed (names the provider and the credential source, never the secret)", messages: apiErrorOnMessages },
   { code: 'invalid_upstream_response', status: 502, type: 'upstream_error', meaning: 'a provider answer the gateway cannot read: not JSON, a 200 stream that is not `text/event-stream`, a malformed SSE frame', messages: apiErrorOnMessages },
   { code: 'upstream_stream_truncated', status: 502, type: 'upstream_error', meaning: "an answer cut short: a stream that ended before its format's terminal event, a connection reset mid-answer", messages: apiErrorOnMessages },
   { code: 'store_unavailable', status: 503, type: 'api_error', meaning: 'Redis unreachable with `store.on_error: closed` (`Retry-After: 1`)' },

@@ -30,20 +30,33 @@ export function targetOf(call: OperationCall): DialectTarget {
   return target;
 }
 
-/** Sends a dialect request with the provider's key and headers; non-2xx becomes a GatewayError. */
+/**
+ * Sends a dialect request with the provider's key and headers; non-2xx becomes a GatewayError.
+ * A cloud deployment (`call.access`) reshapes the request for its platform first and puts its
+ * credentials on the finished request (a cached token is added synchronously).
+ */
 export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequest, call: OperationCall): Promise<UpstreamResponse> {
   if (!call.baseUrl) throw errors.providerNotConfigured(call.providerName, `${call.providerName.toUpperCase()}_BASE_URL`);
+  const access = call.access;
+  const shaped = access?.shape ? access.shape(req, call) : req;
+  const url = joinUrl(call.baseUrl, shaped.path);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(call.provider.headers ?? {}),
+    ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
+    ...(shaped.headers ?? {}),
+    ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
+  };
+  const body = JSON.stringify(shaped.body);
+  if (access?.authorizer) {
+    const pending = access.authorizer.authorize({ method: 'POST', url, headers, body }, call.trace);
+    if (pending) await pending;
+  }
   const res = await sendUpstream({
     provider: call.providerName,
-    url: joinUrl(call.baseUrl, req.path),
-    headers: {
-      'content-type': 'application/json',
-      ...(call.provider.headers ?? {}),
-      ...dialect.authHeaders(call.apiKey ?? '', call.provider.options ?? {}),
-      ...(req.headers ?? {}),
-      ...(call.requestId ? { 'x-request-id': call.requestId } : {}),
-    },
-    body: JSON.stringify(req.body),
+    url,
+    headers,
+    body,
     signal: call.signal,
     timeoutMs: call.timeoutMs,
     timeouts: call.timeouts,
@@ -51,9 +64,13 @@ export async function sendDialectRequest(dialect: DialectCodec, req: DialectRequ
   });
   if (res.status >= 400) {
     const body = await readBody(res);
+    // A platform may read its errors its own way (Bedrock names them in x-amzn-ErrorType).
+    const platform = access?.failure?.(res.status, res.headers, body);
+    if (platform) throw upstreamFailure(call.providerName, platform.status, res.headers, platform.info);
     throw upstreamFailure(call.providerName, res.status, res.headers, dialect.decodeError(res.status, body));
   }
-  return res;
+  // A platform's own stream framing (Bedrock's event stream) is read as the dialect's SSE.
+  return access?.answer ? access.answer(res, call) : res;
 }
 
 /** A TextBackend that speaks one upstream wire format over HTTP. */

@@ -9,7 +9,7 @@ import { firstHeader } from '../errors/upstream-failure.js';
 import { splitSseBlocks } from '../upstream/sse-blocks.js';
 import type { SharedServices } from './services.js';
 import { findClientKey, presentedKey } from './steps/authenticate.js';
-import { wsModule } from './ws-module.js';
+import { wsModule } from '../upstream/ws-module.js';
 
 /** The path of the Responses API, where WebSocket mode lives too. */
 export const RESPONSES_WS_PATH = '/v1/responses';
