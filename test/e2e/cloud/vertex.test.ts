@@ -175,7 +175,8 @@ describe('e2e cloud: Vertex AI credentials', function () {
   it('answers 502 upstream_auth_error naming provider and source when the token cannot be had, and the breaker counts it', async () => {
     const rig = await startRig();
     rig.tokens.setRefusing(true);
-    const gw = await startGateway({ env: { ...rig.env, GATEWAY_BREAKER_FAILURES: '2' } });
+    // `refuse` shows the open breaker as a 503; under the default `try` a lone target is still tried (issue 27).
+    const gw = await startGateway({ env: { ...rig.env, GATEWAY_BREAKER_FAILURES: '2', GATEWAY_BREAKER_WHEN_ALL_OPEN: 'refuse' } });
     const ask = () => fetch(`${gw.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json' },
