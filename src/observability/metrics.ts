@@ -83,6 +83,8 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const fallbacks = new Counter({ name: 'gateway_fallbacks_total', help: 'Requests answered by another model than the one asked for, by requested model, answering model and reason.', labelNames: ['requested_model', 'model', 'reason'], registers });
   const breaker = new Gauge({ name: 'gateway_breaker_state', help: 'Circuit breaker state per provider upstream: 0 closed, 1 half-open, 2 open.', labelNames: ['provider', 'upstream'], registers });
   const storeErrors = new Counter({ name: 'gateway_store_errors_total', help: 'Failed shared-store calls (served from memory or refused per store.on_error), by store.', labelNames: ['store'], registers });
+  const cacheRequests = new Counter({ name: 'gateway_cache_requests_total', help: 'Model calls the response cache saw, by result: hit, miss, store (no-cache refresh) or bypass.', labelNames: ['result'], registers });
+  const cacheSaved = new Counter({ name: 'gateway_cache_saved_usd_total', help: 'What the answers served from the response cache cost when they were made (USD).', registers });
   new Gauge({ name: 'gateway_requests_in_flight', help: 'Requests received and not yet finished.', registers, collect() { this.set(inFlight.requests()); } });
   new Gauge({ name: 'gateway_streams_in_flight', help: 'Streamed responses in progress.', registers, collect() { this.set(inFlight.streams()); } });
   if (options.defaultMetrics !== false) registerDefaultMetrics(registry);
@@ -132,6 +134,10 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
       c.duration.observe(seconds);
       if (r.clientAborted) c.aborts.inc();
       if (r.costUsd) c.cost.inc(r.costUsd);
+      if (r.cache) {
+        cacheRequests.labels(r.cache).inc();
+        if (r.savedUsd) cacheSaved.inc(r.savedUsd);
+      }
       if (r.fallbackReason && r.requestedModel) fallbacks.labels(r.requestedModel, r.model ?? '', r.fallbackReason).inc();
       const g = c.genAi;
       if (!g) return;

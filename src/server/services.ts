@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { createObservability, type Observability } from '../observability/observability.js';
 import { createRequestEvents, type RequestEvents } from './request-record.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
+import { createMemoryResponseCache, type ResponseCacheStore } from '../store/response-cache.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import type { LedgerServices } from '../ledger/open-ledger.js';
 import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
@@ -45,11 +46,13 @@ export interface SharedServices {
   breaker: BreakerStore;
   /** Observed time to first token per model (the `fastest` strategy). */
   latency: LatencyTracker;
+  /** The response cache (`cache.store`: this instance's memory or store.url's Redis). */
+  cache: ResponseCacheStore;
   close(): Promise<void>;
 }
 
 /** The services that live in the configured store (memory or Redis). */
-type StoreServices = Pick<SharedServices, 'nonces' | 'fleet' | 'limiter' | 'ledger' | 'jobs' | 'breaker' | 'responses'>;
+type StoreServices = Pick<SharedServices, 'nonces' | 'fleet' | 'limiter' | 'ledger' | 'jobs' | 'breaker' | 'responses' | 'cache'>;
 
 /** Jobs are kept this long in a shared store (a week: long enough to fetch any result). */
 const JOB_TTL_SECONDS = 7 * 86_400;
@@ -124,6 +127,7 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
     responses: createMemoryResponseStore(responseLimits),
   };
+  const cacheLimits = { maxEntryBytes: config.cache.max_entry_bytes, maxTotalBytes: config.cache.max_total_bytes };
   // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
   const configHash = () => rememberedConfigHash(config, runtime.routes.map((r) => r.spec));
   if (storeKindOf(config.store.url) === 'memory') {
@@ -136,12 +140,13 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
       jobs: createJobStore(memory.jobRecords),
       breaker: localBreaker,
       responses: memory.responses,
+      cache: createMemoryResponseCache(cacheLimits),
     };
     return { stores, files: fileServices.files, close: async () => { fileServices.close(); } };
   }
   // ioredis and the Redis stores are loaded only when the store is Redis.
   const { connectRedis } = await import('../store/redis-connection.js');
-  const { createStoreGuard, createRedisRateLimiter, createRedisRecordStore, createRedisSpendLedger, createRedisResponseStore, createRedisBreakerStore } = await import('./redis-stores.js');
+  const { createStoreGuard, createRedisRateLimiter, createRedisRecordStore, createRedisSpendLedger, createRedisResponseStore, createRedisBreakerStore, createRedisResponseCache } = await import('./redis-stores.js');
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {
@@ -176,6 +181,7 @@ async function openStores(runtime: Runtime, logger: Logger, observability: Obser
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
     breaker: createRedisBreakerStore(conn, localBreaker),
     responses: createRedisResponseStore(conn, guard, responseLimits, memory.responses),
+    cache: config.cache.store === 'redis' ? createRedisResponseCache(conn, guard, cacheLimits) : createMemoryResponseCache(cacheLimits),
   };
   const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
   return {

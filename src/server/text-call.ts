@@ -24,6 +24,8 @@ import { routingHeaders, runRoutingLoop, type RoutingServices } from './routing-
 import { writeStream, type StreamInput, type StreamStage } from './stream-pipeline.js';
 import type { AppState } from './state.js';
 import type { CallSignal } from '../upstream/request-abort.js';
+import { cacheTap } from '../calls/cache/cache-tap.js';
+import { cacheSaverOf } from '../calls/cache/response-cache.js';
 
 /** The budgets a text call runs under. */
 export interface TextBilling {
@@ -150,24 +152,32 @@ async function writeAnswer(
 ): Promise<void> {
   const p = routed.prepared;
   const answer = routed.value;
+  const cache = cacheTap(cacheSaverOf(ctx.state.gw), { model: p.entry.spec.id, provider: p.entry.provider.name }, meter);
   switch (answer.kind) {
     case 'json': {
+      let decoded: InternalResponse | undefined;
       try {
-        meter.record(p.dialect!.decodeResponse(answer.body, p.request).usage);
+        decoded = p.dialect!.decodeResponse(answer.body, p.request);
+        meter.record(decoded.usage);
       } catch {
         // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
       }
-      return sendJsonAnswer(ctx, answer.body, headers, await meter.finish(), beforeJsonAnswer);
+      const cost = await meter.finish();
+      if (decoded) cache?.saveAnswer(decoded, cost);
+      return sendJsonAnswer(ctx, answer.body, headers, cost, beforeJsonAnswer);
     }
     case 'answer': {
       meter.record(answer.answer.usage);
       const cost = await meter.finish();
+      cache?.saveAnswer(answer.answer, cost);
       return sendJsonAnswer(ctx, surface.encodeResponse(answer.answer, p.request), headers, cost, beforeJsonAnswer);
     }
     case 'frames':
-      return writePassthroughStream(ctx, surface, answer.stream, headers, meter);
+      await writePassthroughStream(ctx, surface, cache ? cache.tapFrames(answer.stream) : answer.stream, headers, meter);
+      return cache?.saveCollected();
     case 'events':
-      return streamTranslated(ctx, surface, p.request, answer.iterator, answer.first, headers, meter);
+      await streamTranslated(ctx, surface, p.request, cache ? cache.tapEvents(answer.iterator, answer.first) : answer.iterator, answer.first, headers, meter);
+      return cache?.saveCollected();
   }
 }
 

@@ -18,6 +18,8 @@ import type { AppState } from '../state.js';
 import { openStoredResponses } from '../stored-responses.js';
 import { deferredRpmOf, openKeySpend } from '../steps/key-policy.js';
 import { runTextCall } from '../text-call.js';
+import { answerFromCache } from '../response-cache-step.js';
+import { cacheSaverOf } from '../../calls/cache/response-cache.js';
 
 /** A target of a non-text operation made ready: its call, estimate and hold. */
 interface OperationPrepared {
@@ -45,6 +47,7 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   const primary = targets[0]!.entry;
   gw.record.model = primary.spec.id;
   gw.record.provider = primary.provider.name;
+  if (await answerFromCache(ctx, shared)) return;
   // Stored Responses references (previous_response_id, item_reference) are resolved once, for
   // every target: each sees the whole conversation.
   const opening = openStoredResponses(gw, primary, shared.responses);
@@ -98,6 +101,8 @@ async function runOperation(ctx: ParameterizedContext<AppState>, targets: Return
   }, p.unitRequest);
   await p.hold.settle(cost, 0);
   record.costUsd = cost;
+  // Stored before its cost goes in: a hit writes its own (0).
+  if (result.kind === 'json' && (result.status ?? 200) < 300) cacheSaverOf(gw)?.saveJson(result.body, { model: p.entry.spec.id, provider: p.entry.provider.name, costUsd: cost });
   if (result.kind === 'json') injectCostIntoBody(result.body, cost);
   sendResult(ctx, result, { ...routingHeaders(routed, p.dropped), [COST_HEADER]: formatUsd(cost) });
   record.ttfbMs = elapsedMs(record);
