@@ -6,6 +6,7 @@ import { suggest } from './did-you-mean.js';
 import type { LoadedProject } from './load-project.js';
 import type { Vocabulary } from './vocabulary.js';
 import { checkScaleOut } from './scale-checks.js';
+import { checkCache } from './cache-checks.js';
 import { locate, type YamlSource } from './yaml-source.js';
 
 /**
@@ -67,6 +68,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     else if (p.operations) checkMappings(name, p.operations);
   }
   out.push(...checkScaleOut(config, main));
+  out.push(...checkCache(config, main));
   if (!config.providers[config.files.default_provider]) {
     at(main, ['files', 'default_provider'], 'E_UNKNOWN_PROVIDER', unknownName('provider', config.files.default_provider, Object.keys(config.providers)));
   }
