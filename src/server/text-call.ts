@@ -7,6 +7,7 @@ import { COST_HEADER, injectCostIntoBody, injectCostIntoFrame } from '../billing
 import type { SpendHold } from '../billing/spend-hold.js';
 import { limitStreamSpend } from '../billing/stream-spend-limiter.js';
 import { formatUsd } from '../billing/usd.js';
+import { promptCacheSavingUsd } from '../billing/text-cost.js';
 import type { DialectCodec, SseFrame, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelEntry } from '../compile/runtime.js';
@@ -25,6 +26,7 @@ import { writeStream, type StreamInput, type StreamStage } from './stream-pipeli
 import type { AppState } from './state.js';
 import type { CallSignal } from '../upstream/request-abort.js';
 import { cacheTap } from '../calls/cache/cache-tap.js';
+import { placeAutoBreakpoints } from '../calls/prompt-cache/auto-breakpoints.js';
 import { cacheSaverOf } from '../calls/cache/response-cache.js';
 
 /** The budgets a text call runs under. */
@@ -78,11 +80,17 @@ export async function runTextCall(
     prepare: async (target) => {
       const entry = target.entry;
       if (!entry.provider.impl.text) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
-      const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
-      const call = buildCall(gw, entry, body);
+      const kept = dropUnsupported(gw.body, entry, gw.route);
+      const dropped = kept.dropped;
+      let body = kept.body;
       let request = surface.decodeRequest(body);
       request.model = entry.spec.id;
       const dialect = dialects.get(entry.provider.spec.type);
+      if (entry.spec.prompt_cache === 'auto' && dialect?.name === 'anthropic-messages') {
+        const auto = placeAutoBreakpoints(body, request, surface.name, entry.upstream);
+        if (auto) ({ body, request } = auto);
+      }
+      const call = buildCall(gw, entry, body);
       // Provider-only state (signatures, encrypted reasoning) only means something to the
       // format that made it: a fallback in another format gets the conversation without it.
       if (target !== targets[0] && dialect?.name !== primaryDialect) request = portableConversation(request);
@@ -97,8 +105,9 @@ export async function runTextCall(
   const p = routed.prepared;
   record.streamed = p.request.stream === true;
   const meter = createCallMeter(p.request, p.entry.pricing, p.hold, p.plan.estimate?.inputTokens, (usage, cost, estimated) => {
-    record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };
+    record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, cacheWriteInput: usage.cacheWriteInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };
     record.costUsd = cost;
+    if (usage.cachedInputTokens || usage.cacheWriteInputTokens) record.promptCacheSavedUsd = promptCacheSavingUsd(usage, p.entry.pricing);
   });
   const headers = routingHeaders(routed, p.dropped);
   try {
