@@ -86,7 +86,10 @@ function tagged(type: string, properties: JsonObject, required: string[]): JsonO
  *   (echoed back in multi-turn tool use with thinking);
  * - image source `{type:'url', url}` and `{type:'file', file_id}` (the 2024 document has only base64);
  * - `tool_choice` `{type:'none'}`;
- * - tool `strict` (strict tool use).
+ * - tool `strict` (strict tool use);
+ * - `cache_control` `{type:'ephemeral', ttl?: '5m'|'1h'}` on text, image, tool_use and tool_result
+ *   blocks (system blocks too) and on tools: prompt caching, in beta in 2024 and GA since
+ *   (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching).
  */
 function allowNewerAnthropicFields(doc: JsonObject): void {
   const schemas = schemasOf(doc);
@@ -116,6 +119,10 @@ function allowNewerAnthropicFields(doc: JsonObject): void {
   schemas.ToolChoiceNone = tagged('none', {}, []);
   (schemas.ToolChoice as { anyOf: Json[] }).anyOf.push({ $ref: '#/components/schemas/ToolChoiceNone' });
   (schemas.Tool!.properties as JsonObject).strict = { type: 'boolean' };
+  const cacheControl = { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'ephemeral' }, ttl: { enum: ['5m', '1h'] } } };
+  for (const name of ['RequestTextBlock', 'RequestImageBlock', 'RequestToolUseBlock', 'RequestToolResultBlock', 'Tool']) {
+    (schemas[name]!.properties as JsonObject).cache_control = cacheControl;
+  }
 }
 
 function schemasOf(doc: JsonObject): { [name: string]: JsonObject } {
