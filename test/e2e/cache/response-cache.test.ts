@@ -197,6 +197,29 @@ describe('e2e/cache: the response cache (official SDKs, AI SDK, fake-upstream ki
     expect(kit.openai.requests.filter((r) => r.path.endsWith('/embeddings'))).to.have.length(1);
   });
 
+  it('caches rerank, and Responses calls only with store: false', async () => {
+    const rerank = { model: 'sandbox/rerank-1', query: question('rerank'), documents: ['Paris is in France.', 'Berlin is in Germany.'] };
+    const a = await post(gw, '/v1/rerank', rerank);
+    const b = await post(gw, '/v1/rerank', rerank);
+    expect([a.status, b.status]).to.deep.equal([200, 200]);
+    expect([a.headers.get('x-gateway-cache'), b.headers.get('x-gateway-cache')]).to.deep.equal(['miss', 'hit']);
+    expect(b.json.results).to.deep.equal(a.json.results);
+
+    const input = question('responses');
+    const stored = await openai.responses.create({ model: CHAT, input }).withResponse();
+    expect(stored.response.headers.get('x-gateway-cache'), 'a stored response is state').to.equal('bypass');
+    const first = await openai.responses.create({ model: CHAT, input, store: false }).withResponse();
+    const second = await openai.responses.create({ model: CHAT, input, store: false }).withResponse();
+    expect(first.response.headers.get('x-gateway-cache')).to.equal('miss');
+    expect(second.response.headers.get('x-gateway-cache')).to.equal('hit');
+    expect(second.data.output_text).to.equal(first.data.output_text);
+    const events: string[] = [];
+    for await (const e of await openai.responses.create({ model: CHAT, input, store: false, stream: true })) events.push(e.type);
+    expect(events[0]).to.equal('response.created');
+    expect(events.at(-1)).to.equal('response.completed');
+    expect(kit.openai.requests).to.have.length(2);
+  });
+
   it('answers the messages surface from the cache, plain and streamed (Anthropic SDK)', async () => {
     const anthropic = new Anthropic({ baseURL: gw.url, apiKey: gw.key, maxRetries: 0 });
     const ask = { model: CLAUDE, max_tokens: 200, messages: [{ role: 'user' as const, content: question('messages') }] };

@@ -67,4 +67,22 @@ describe('e2e/cache: scope team and the ledger rows of hits (PostgreSQL)', funct
     const miss = await queryOnce<{ cache_hit: boolean; saved_usd: string }>(db.url, 'SELECT cache_hit, saved_usd::text FROM usage_events WHERE request_id = $1', [first.response.headers.get('x-request-id')]);
     expect(miss[0]).to.deep.equal({ cache_hit: false, saved_usd: '0.000000000' });
   });
+
+  it('stores both prompt-cache token counts and the prompt-cache saving of a call', async () => {
+    const usage = { input_tokens: 10, cache_read_input_tokens: 2000, cache_creation_input_tokens: 500, output_tokens: 9 };
+    kit.anthropic.enqueue({ transformData: (d) => (d.type === 'message' ? { ...d, usage } : d) });
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: 'POST', headers: { authorization: `Bearer ${gw.key}`, 'content-type': 'application/json', 'cache-control': 'no-store' },
+      body: JSON.stringify({ model: 'anthropic/claude-haiku-5-5', messages: [{ role: 'user', content: 'cached prompt' }] }),
+    });
+    expect(res.status).to.equal(200);
+    const id = res.headers.get('x-request-id');
+    const read = () => queryOnce<{ cached_input_tokens: string; cache_write_tokens: string; prompt_cache_saved_usd: string; input_tokens: string }>(db.url,
+      'SELECT cached_input_tokens::text, cache_write_tokens::text, prompt_cache_saved_usd::text, input_tokens::text FROM usage_events WHERE request_id = $1', [id]);
+    await waitFor(async () => (await read()).length > 0, 10_000, 'the call\'s ledger row');
+    const [row] = await read();
+    expect(row).to.deep.include({ cached_input_tokens: '2000', cache_write_tokens: '500', input_tokens: '2510' });
+    // Haiku 5.5: reads save 2000 x (0.0000001 - 0.00000001), writes cost 500 x (0.000000125 - 0.0000001) more.
+    expect(Number(row!.prompt_cache_saved_usd)).to.be.closeTo(2000 * 9e-8 - 500 * 2.5e-8, 1e-12);
+  });
 });
