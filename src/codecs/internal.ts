@@ -56,7 +56,7 @@ export interface Conversation {
   /** System and developer instructions, in order. */
   system: string[];
   /** Prompt-cache breakpoints of the system entries, by index into `system` (sparse). */
-  systemCache?: Array<CacheControl | undefined>;
+  systemCache?: Record<number, CacheControl>;
   /** OpenAI `prompt_cache_key` (routes requests with a shared prefix to the same cache). */
   promptCacheKey?: string;
   messages: Message[];

@@ -38,14 +38,13 @@ export function placeAutoBreakpoints(body: Record<string, unknown>, request: Con
   if (tools.length > 0) marked.tools = tools.map((tool, i) => (i === tools.length - 1 ? { ...tool, cacheControl: EPHEMERAL } : tool));
   const lastSystem = lastNonEmpty(request.system);
   if (lastSystem >= 0) {
-    marked.systemCache = [];
-    marked.systemCache[lastSystem] = EPHEMERAL;
+    marked.systemCache = { [lastSystem]: EPHEMERAL };
   }
   return { body: surface === 'anthropic-messages' ? markMessagesBody(body) : body, request: marked };
 }
 
 function hasBreakpoint(request: Conversation): boolean {
-  if (request.systemCache?.some(Boolean)) return true;
+  if (request.systemCache && Object.keys(request.systemCache).length > 0) return true;
   if (request.tools?.some((t) => t.cacheControl)) return true;
   return request.messages.some((m) => m.parts.some((p) => 'cacheControl' in p && p.cacheControl !== undefined));
 }

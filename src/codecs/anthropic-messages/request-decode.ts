@@ -64,7 +64,7 @@ function addSystem(conversation: Conversation, system: unknown): void {
     if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') throw errors.invalidRequest(`system[${i}] must be a text block.`, 'unsupported_content');
     if (block.text === '') return;
     const control = readCacheControl(block.cache_control);
-    if (control) (conversation.systemCache ??= [])[conversation.system.length] = control;
+    if (control) (conversation.systemCache ??= {})[conversation.system.length] = control;
     conversation.system.push(block.text);
   });
 }

@@ -76,7 +76,7 @@ function decodeMessages(messages: unknown[], conversation: Conversation): void {
         if (text === '') break;
         // A breakpoint on the message or on any of its parts marks the entry (its parts are joined).
         const control = readCacheControl(raw.cache_control) ?? systemPartsControl(raw.content);
-        if (control) (conversation.systemCache ??= [])[conversation.system.length] = control;
+        if (control) (conversation.systemCache ??= {})[conversation.system.length] = control;
         conversation.system.push(text);
         break;
       }

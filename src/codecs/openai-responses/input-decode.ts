@@ -12,10 +12,10 @@ import { openSealedThinking, packReasoningData } from './reasoning-data.js';
  * (https://platform.openai.com/docs/api-reference/responses/create#responses-create-input).
  * Consecutive assistant-side items (reasoning, message, function_call) form one assistant turn.
  */
-export function decodeResponsesInput(input: unknown): { system: string[]; systemCache?: Array<CacheControl | undefined>; messages: Message[] } {
+export function decodeResponsesInput(input: unknown): { system: string[]; systemCache?: Record<number, CacheControl>; messages: Message[] } {
   if (typeof input === 'string') return { system: [], messages: input.length > 0 ? [{ role: 'user', parts: [{ type: 'text', text: input }] }] : [] };
   if (!Array.isArray(input)) throw errors.invalidRequest('input must be a string or an array of input items.', 'invalid_input');
-  const system: string[] & { cache?: Array<CacheControl | undefined> } = [];
+  const system: string[] & { cache?: Record<number, CacheControl> } = [];
   const messages: Message[] = [];
   const callNames = new Map<string, string>();
   input.forEach((raw, index) => {
@@ -43,7 +43,7 @@ export function decodeResponsesInput(input: unknown): { system: string[]; system
   return system.cache ? { system, systemCache: system.cache, messages } : { system, messages };
 }
 
-function decodeMessageItem(item: JsonObject, path: string, system: string[] & { cache?: Array<CacheControl | undefined> }, messages: Message[]): void {
+function decodeMessageItem(item: JsonObject, path: string, system: string[] & { cache?: Record<number, CacheControl> }, messages: Message[]): void {
   const role = item.role;
   const parts = decodeMessageContent(item.content, path);
   if (role === 'system' || role === 'developer') {
@@ -52,7 +52,7 @@ function decodeMessageItem(item: JsonObject, path: string, system: string[] & { 
     if (text.length === 0) return;
     // A breakpoint on any part (or the item) marks the joined entry.
     const control = readCacheControl(item.cache_control) ?? texts.find((p) => p.cacheControl)?.cacheControl;
-    if (control) (system.cache ??= [])[system.length] = control;
+    if (control) (system.cache ??= {})[system.length] = control;
     system.push(text);
   } else if (role === 'user') {
     if (parts.length > 0) messages.push({ role: 'user', parts });

@@ -24,7 +24,7 @@ export function decodeResponsesRequest(body: Record<string, unknown>): Conversat
   }
   if (body.input !== undefined && body.input !== null) {
     const decoded = decodeResponsesInput(body.input);
-    decoded.systemCache?.forEach((control, i) => { if (control) (conversation.systemCache ??= [])[system.length + i] = control; });
+    for (const [i, control] of Object.entries(decoded.systemCache ?? {})) (conversation.systemCache ??= {})[system.length + Number(i)] = control;
     system.push(...decoded.system);
     conversation.messages.push(...decoded.messages);
   }
