@@ -26,7 +26,7 @@ import { writeStream, type StreamInput, type StreamStage } from './stream-pipeli
 import type { AppState } from './state.js';
 import type { CallSignal } from '../upstream/request-abort.js';
 import { cacheTap } from '../calls/cache/cache-tap.js';
-import { placeAutoBreakpoints } from '../calls/prompt-cache/auto-breakpoints.js';
+import { withAutoBreakpoints } from '../calls/prompt-cache/auto-breakpoints.js';
 import { cacheSaverOf } from '../calls/cache/response-cache.js';
 
 /** The budgets a text call runs under. */
@@ -80,17 +80,12 @@ export async function runTextCall(
     prepare: async (target) => {
       const entry = target.entry;
       if (!entry.provider.impl.text) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
-      const kept = dropUnsupported(gw.body, entry, gw.route);
-      const dropped = kept.dropped;
-      let body = kept.body;
-      let request = surface.decodeRequest(body);
-      request.model = entry.spec.id;
       const dialect = dialects.get(entry.provider.spec.type);
-      if (entry.spec.prompt_cache === 'auto' && dialect?.name === 'anthropic-messages') {
-        const auto = placeAutoBreakpoints(body, request, surface.name, entry.upstream);
-        if (auto) ({ body, request } = auto);
-      }
-      const call = buildCall(gw, entry, body);
+      const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
+      // `prompt_cache: auto` may add breakpoints to both forms of the request.
+      let { body: sent, request } = withAutoBreakpoints(entry, dialect?.name, surface, body);
+      request.model = entry.spec.id;
+      const call = buildCall(gw, entry, sent);
       // Provider-only state (signatures, encrypted reasoning) only means something to the
       // format that made it: a fallback in another format gets the conversation without it.
       if (target !== targets[0] && dialect?.name !== primaryDialect) request = portableConversation(request);

@@ -1,4 +1,6 @@
+import type { SurfaceCodec } from '../../codecs/codec.js';
 import type { CacheControl, Conversation } from '../../codecs/internal.js';
+import type { ModelSpec } from '../../config/types.js';
 
 const EPHEMERAL: CacheControl = { type: 'ephemeral' };
 /** Characters per token of the length estimate (Claude's tokenizer runs ~3.5 on English text). */
@@ -41,6 +43,17 @@ export function placeAutoBreakpoints(body: Record<string, unknown>, request: Con
     marked.systemCache = { [lastSystem]: EPHEMERAL };
   }
   return { body: surface === 'anthropic-messages' ? markMessagesBody(body) : body, request: marked };
+}
+
+/**
+ * A target's request in both forms: the body decoded by the client's surface, with the
+ * breakpoints of `prompt_cache: auto` when the target's model asks for them and speaks the
+ * Anthropic format.
+ */
+export function withAutoBreakpoints(entry: { spec: Pick<ModelSpec, 'prompt_cache'>; upstream: string }, dialect: string | undefined, surface: SurfaceCodec, body: Record<string, unknown>): AutoCached {
+  const request = surface.decodeRequest(body);
+  if (entry.spec.prompt_cache !== 'auto' || dialect !== 'anthropic-messages') return { body, request };
+  return placeAutoBreakpoints(body, request, surface.name, entry.upstream) ?? { body, request };
 }
 
 function hasBreakpoint(request: Conversation): boolean {

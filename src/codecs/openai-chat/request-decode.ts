@@ -4,9 +4,10 @@
  */
 import { errors } from '../../errors/gateway-error.js';
 import type {
-  CacheControl, Conversation, ImagePart, Message, Part, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition,
+  Conversation, ImagePart, Message, Part, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition,
 } from '../internal.js';
 import { cacheControlOf, readCacheControl } from '../shared/cache-control.js';
+import { lastPartControl, markLast, systemPartsControl } from './cache-control-parts.js';
 import { parseDataUrl } from '../shared/data-url.js';
 import { isRecord, readNumber, readString } from '../shared/json.js';
 import { readThinkingFields } from './reasoning-fields.js';
@@ -124,30 +125,6 @@ function readTextContent(content: unknown, i: number): string {
   }
   if (content === null || content === undefined) return '';
   throw errors.invalidRequest(`messages[${i}].content must be a string or an array of parts.`);
-}
-
-/**
- * LiteLLM's convention for prompt caching through OpenAI-format clients: `cache_control` on a
- * content part, or on the message (then it marks the message's last part).
- */
-function markLast<T extends Part>(parts: T[], cacheControl: unknown): T[] {
-  const control = readCacheControl(cacheControl);
-  const last = parts.at(-1);
-  if (control && last && (last.type === 'text' || last.type === 'image' || last.type === 'tool_call')) last.cacheControl = control;
-  return parts;
-}
-
-function systemPartsControl(content: unknown): CacheControl | undefined {
-  if (!Array.isArray(content)) return undefined;
-  for (const part of content) {
-    const control = isRecord(part) ? readCacheControl(part.cache_control) : undefined;
-    if (control) return control;
-  }
-  return undefined;
-}
-
-function lastPartControl(content: unknown): unknown {
-  return Array.isArray(content) && isRecord(content.at(-1)) ? (content.at(-1) as Record<string, unknown>).cache_control : undefined;
 }
 
 function decodeUserContent(content: unknown, i: number): Array<TextPart | ImagePart> {
