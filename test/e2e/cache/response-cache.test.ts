@@ -289,3 +289,48 @@ describe('e2e/cache: the response cache (official SDKs, AI SDK, fake-upstream ki
     expect(text).to.match(/gateway_cache_saved_usd_total 0\.0*[1-9]/);
   });
 });
+
+describe('e2e/cache: cache switched per model, router model and key', function () {
+  this.timeout(30_000);
+  const NO_CACHE_KEY = `sk-cache-off-${randomBytes(6).toString('hex')}`;
+  const CACHED_KEY = `sk-cache-on-${randomBytes(6).toString('hex')}`;
+  let kit: KitUpstreams;
+  let gw: TestGateway;
+
+  before(async () => {
+    kit = await startKitUpstreams();
+    gw = await startScenarioGateway(kit, {
+      // Off at the top level; on for one router model (its own ttl) and for one key.
+      extraModels: [{ id: 'gateway/cached', name: 'Cached', route: { strategy: 'fallback', targets: [CHAT] }, cache: { enabled: true, ttl_s: 30 } }],
+      keys: [
+        { name: 'no-cache', sha256: sha(NO_CACHE_KEY), cache: { enabled: false } },
+        { name: 'cached', sha256: sha(CACHED_KEY), cache: { enabled: true } },
+      ],
+    });
+  });
+  after(async () => {
+    await gw?.close();
+    await kit?.close();
+  });
+  beforeEach(() => kit.reset());
+
+  it('caches only where a model or key switches it on; a key can switch it off', async () => {
+    const plain = { model: CHAT, messages: [{ role: 'user', content: question('off') }] };
+    const a = await post(gw, '/v1/chat/completions', plain);
+    expect(a.headers.get('x-gateway-cache'), 'off: no header').to.equal(null);
+    expect((await post(gw, '/v1/chat/completions', plain)).headers.get('x-gateway-cache')).to.equal(null);
+    expect(kit.openai.requests).to.have.length(2);
+
+    const routed = { model: 'gateway/cached', messages: [{ role: 'user', content: question('router') }] };
+    expect((await post(gw, '/v1/chat/completions', routed)).headers.get('x-gateway-cache')).to.equal('miss');
+    const hit = await post(gw, '/v1/chat/completions', routed);
+    expect(hit.headers.get('x-gateway-cache')).to.equal('hit');
+    expect(hit.headers.get('x-gateway-model')).to.equal(CHAT);
+    expect((await post(gw, '/v1/chat/completions', routed, {}, NO_CACHE_KEY)).headers.get('x-gateway-cache'), 'the key switches it off').to.equal(null);
+
+    const byKey = { model: CHAT, messages: [{ role: 'user', content: question('by key') }] };
+    await post(gw, '/v1/chat/completions', byKey, {}, CACHED_KEY);
+    expect((await post(gw, '/v1/chat/completions', byKey, {}, CACHED_KEY)).headers.get('x-gateway-cache')).to.equal('hit');
+    expect(kit.openai.requests).to.have.length(5);
+  });
+});
