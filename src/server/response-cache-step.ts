@@ -5,21 +5,29 @@ import { lookupResponseCache, rememberCacheSaver } from '../calls/cache/response
 import { elapsedMs } from './request-record.js';
 import type { SharedServices } from './services.js';
 import type { AppState } from './state.js';
+import type { CacheOverride } from '../config/types.js';
 import { decideDeferredRpm } from './steps/key-policy.js';
 
 /**
  * The response cache's step of a model call, before its routing loop: answers a hit at once
  * (cost 0, counted against the key's rpm only) and returns true; otherwise sets
  * `x-gateway-cache` (miss, store or bypass; nothing when the cache is off for the call) and
- * leaves the call's saver for the pipeline that stores its complete answer.
+ * leaves the call's saver for the pipeline that stores its complete answer. Undefined (no
+ * promise) when the cache is off for the call.
  */
-export async function answerFromCache(ctx: ParameterizedContext<AppState>, shared: SharedServices): Promise<boolean> {
+export function answerFromCache(ctx: ParameterizedContext<AppState>, shared: SharedServices): Promise<boolean> | undefined {
   const gw = ctx.state.gw;
   const config = gw.runtime.config.cache;
   const model = gw.runtime.models.get(String(gw.body.model))?.spec.cache;
   const keyCache = gw.key?.spec.cache;
-  // The common case (cache off everywhere) costs three reads.
-  if (!config.enabled && !model?.enabled && !keyCache?.enabled) return false;
+  // The common case (cache off everywhere) costs three reads and no promise.
+  if (!config.enabled && !model?.enabled && !keyCache?.enabled) return undefined;
+  return lookUp(ctx, shared, model, keyCache);
+}
+
+async function lookUp(ctx: ParameterizedContext<AppState>, shared: SharedServices, model: CacheOverride | undefined, keyCache: CacheOverride | undefined): Promise<boolean> {
+  const gw = ctx.state.gw;
+  const config = gw.runtime.config.cache;
   const lookup = await lookupResponseCache({
     store: shared.cache, config, operation: gw.route.spec.operation, surface: gw.route.surface, body: gw.body,
     who: { owner: gw.owner, team: gw.key?.team?.id }, model, key: keyCache,

@@ -47,7 +47,8 @@ export async function modelCall(ctx: ParameterizedContext<AppState>, shared: Sha
   const primary = targets[0]!.entry;
   gw.record.model = primary.spec.id;
   gw.record.provider = primary.provider.name;
-  if (await answerFromCache(ctx, shared)) return;
+  const cached = answerFromCache(ctx, shared);
+  if (cached && await cached) return;
   // Stored Responses references (previous_response_id, item_reference) are resolved once, for
   // every target: each sees the whole conversation.
   const opening = openStoredResponses(gw, primary, shared.responses);
