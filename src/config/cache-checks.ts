@@ -21,6 +21,8 @@ export function checkCache(config: GatewayConfig, main: YamlSource): Diagnostic[
     const model = config.models.find((m) => m.id === embedding);
     if (!model) at(['cache', 'semantic', 'embedding_model'], 'E_UNKNOWN_MODEL', 'error', `cache.semantic.embedding_model '${embedding}' is not a model of the catalog`);
     else if (!model.endpoints.includes('/v1/embeddings')) at(['cache', 'semantic', 'embedding_model'], 'E_NOT_EMBEDDINGS', 'error', `cache.semantic.embedding_model '${embedding}' does not serve /v1/embeddings`);
+    // Said plainly rather than silently ignored: the key is reserved, the lookup is not built yet.
+    at(['cache', 'semantic', 'embedding_model'], 'W_SEMANTIC_CACHE_UNAVAILABLE', 'warning', 'the semantic cache is not available in this version: only exact matches are served');
   }
   return out;
 }
