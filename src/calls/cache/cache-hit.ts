@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { COST_HEADER, costComment, injectCostIntoBody, injectCostIntoFrame } from '../../billing/frame-cost.js';
 import type { SseFrame, SurfaceCodec } from '../../codecs/codec.js';
 import type { Usage } from '../../codecs/internal.js';
-import { writeSseFrame } from '../../codecs/shared/sse-frame.js';
+import { writeSseFrame } from '../../sse-frame.js';
 import { replayEvents } from './answer-collector.js';
 import { CACHE_HEADER } from './cache-plan.js';
 import type { CacheHit } from './response-cache.js';

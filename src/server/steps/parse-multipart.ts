@@ -4,7 +4,7 @@ import type { Fields, File, Files } from 'formidable';
 import type { ParameterizedContext } from 'koa';
 import { errors, GatewayError } from '../../errors/gateway-error.js';
 import { UploadedMedia } from '../../mapping/media.js';
-import type { AppState, UploadedFile } from '../state.js';
+import type { AppState, UploadedFile } from '../../calls/state.js';
 
 /** The one file part a multipart route takes (SPEC 4.16 and OpenAI's audio and files APIs). */
 export const FILE_PART = 'file';
