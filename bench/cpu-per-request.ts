@@ -4,8 +4,9 @@
  * noisy machine where req/s is not). Each server runs pinned to core 0 (taskset), the load
  * generator (autocannon, BENCH_CONC connections, a fixed BENCH_N requests) on core 1; CPU is
  * user+sys from /proc/PID/stat read around each burst, the bare proxy and the gateway taking
- * turns in four bursts each per case (measurePair). Cases: plain chat completions, and streams
- * of 20 and 500 chunks. The gateway runs the shipped gateway.yaml with a key that has rpm, tpm
+ * turns in four bursts each per case (measurePair). Cases: plain chat completions, streams
+ * of 20 and 500 chunks, and response cache hits (plain and streamed) against the bare proxy's
+ * forwarded call. The gateway runs the shipped gateway.yaml with a key that has rpm, tpm
  * and a budget (so auth, validation, limits and accounting are all on). Also reported: time to
  * ready of the shipped config with a plain key (started alone first, then restarted with the
  * same config) and its idle RSS, startup time to the first /healthz answer, idle RSS and peak
@@ -63,14 +64,15 @@ function startReady(script: string, env: Record<string, string>, core: string, p
   });
 }
 
-/** A copy of the shipped config whose only key has rpm, tpm and a budget. */
-function writeBenchConfig(dir: string): string {
+/** A copy of the shipped config whose only key has rpm, tpm and a budget (and, for the cache-hit cases, the response cache on). */
+function writeBenchConfig(dir: string, cache = false): string {
   const doc = parseDocument(readFileSync(join(root, 'gateway.yaml'), 'utf8'));
   const sha256 = createHash('sha256').update(KEY).digest('hex');
   doc.setIn(['routes'], join(root, 'routes'));
   doc.setIn(['auth', 'keys'], doc.createNode([{ name: 'bench', sha256, rpm: 100_000_000, tpm: 1_000_000_000_000, budget: { usd: 1_000_000, period: 'total' } }]));
   doc.setIn(['server', 'log_level'], 'warn');
-  const file = join(dir, 'gateway.yaml');
+  if (cache) doc.setIn(['cache', 'enabled'], true);
+  const file = join(dir, cache ? 'gateway-cache.yaml' : 'gateway.yaml');
   writeFileSync(file, doc.toString());
   return file;
 }
@@ -236,13 +238,18 @@ async function main(): Promise<void> {
     servers.push(bare20, bare500);
     const gw = await startGateway(config, up20.url, join(dir, 'loop.jsonl'));
     const gw500 = await startGateway(config, up500.url, join(dir, 'loop500.jsonl'));
-    servers.push(gw, gw500);
+    // The response cache on: every request after the warm-up's first is a hit (no upstream call).
+    const gwCache = await startGateway(writeBenchConfig(dir, true), up20.url, join(dir, 'loop-cache.jsonl'));
+    servers.push(gw, gw500, gwCache);
     await new Promise((r) => setTimeout(r, 2000));
     const idleMiB = readMemory(gw.pid).rssKiB / 1024;
     const cases = [
       { label: 'plain', stream: false, bare: bare20, gw, n: N },
       { label: 'stream, 20 chunks', stream: true, bare: bare20, gw, n: N },
       { label: 'stream, 500 chunks', stream: true, bare: bare500, gw: gw500, n: Math.max(1000, Math.floor(N / 10)) },
+      // A hit against the bare proxy's forwarded call: a hit should cost less than forwarding.
+      { label: 'plain, response cache hit', stream: false, bare: bare20, gw: gwCache, n: N },
+      { label: 'stream, 20 chunks, response cache hit', stream: true, bare: bare20, gw: gwCache, n: N },
     ];
     for (const c of cases) {
       const payload = body(model, c.stream);
@@ -250,7 +257,7 @@ async function main(): Promise<void> {
       rows.push({ label: c.label, bare: bare.us, gw: gateway.us, bareLoop: bare.loop, gwLoop: gateway.loop });
     }
     const peakMiB = Math.max(readMemory(gw.pid).hwmKiB, readMemory(gw500.pid).hwmKiB) / 1024;
-    for (const s of [gw, gw500, bare20, bare500]) await s.stop();
+    for (const s of [gw, gw500, gwCache, bare20, bare500]) await s.stop();
     const ms = (l: LoopDelay) => `${l.maxMs.toFixed(1)} (p99 ${l.p99Ms.toFixed(1)})`;
     const perChunk = ((rows[2]!.gw - rows[1]!.gw) - (rows[2]!.bare - rows[1]!.bare)) / 480;
     const lines = [

@@ -32,7 +32,7 @@ async function main(rows: number): Promise<void> {
         request_id: `req_${i}`, started_at: new Date(base + i).toISOString(), key_id: `key_${i % 50}`, key_name: null, team: `team_${i % 5}`,
         model: `sandbox/model-${i % 10}`, requested_model: null, provider: 'sandbox', upstream: null, operation: 'chat.completions', route: null,
         input_tokens: 100, output_tokens: 50, cached_input_tokens: 0, reasoning_tokens: 0, tokens_estimated: false, cost_usd: '0.000123',
-        status: 200, error_code: null, latency_ms: 20, ttft_ms: 5, attempts: 1, streamed: false,
+        status: 200, error_code: null, latency_ms: 20, ttft_ms: 5, attempts: 1, streamed: false, cache_hit: false, saved_usd: '0', cache_write_tokens: 0, prompt_cache_saved_usd: '0',
       };
       writer.enqueue(row);
     }

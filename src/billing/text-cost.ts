@@ -37,6 +37,22 @@ export function computeTextCost(usage: Usage, pricing: Pricing): number {
   return roundUsd(priceUnits(unitsOfTextUsage(usage, pricing), pricing));
 }
 
+/**
+ * What provider prompt caching saved on a text call against the same tokens at the full input
+ * price: cache reads at (`prompt` - `input_cache_read`), less the premium of cache writes
+ * (`input_cache_write` - `prompt`). Negative on a call that only wrote the cache (it pays that
+ * premium once, to read cheaply later); 0 without cache prices or cache tokens.
+ */
+export function promptCacheSavingUsd(usage: Usage, pricing: Pricing): number {
+  const full = pricing.prompt ?? 0;
+  const input = Math.max(0, usage.inputTokens);
+  const cacheRead = clamp(usage.cachedInputTokens ?? 0, input);
+  const cacheWrite = clamp(usage.cacheWriteInputTokens ?? 0, input - cacheRead);
+  const read = pricing.input_cache_read ?? full;
+  const write = pricing.input_cache_write ?? full;
+  return roundUsd(cacheRead * (full - read) - cacheWrite * (write - full));
+}
+
 function clamp(value: number, max: number): number {
   return Math.min(Math.max(0, value), Math.max(0, max));
 }

@@ -3,11 +3,14 @@ import type { AppState } from './state.js';
 
 /**
  * What a call needs of the HTTP exchange it answers, without the web framework: the request's
- * state, the Node response the stream writer writes to, and `respond`, which the writer sets to
- * false once it has taken the response over. Koa's context satisfies it as it is.
+ * state, the Node response the stream writer writes to, `respond`, which the writer sets to
+ * false once it has taken the response over, and `get`, a request header (the response cache
+ * reads Cache-Control and x-gateway-cache-ttl). Koa's context satisfies it as it is.
  */
 export interface CallExchange {
   readonly state: AppState;
   readonly res: ServerResponse;
   respond?: boolean;
+  /** A request header's value ('' when absent), as Koa's `ctx.get` reads it. */
+  get(field: string): string;
 }

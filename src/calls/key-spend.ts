@@ -194,3 +194,16 @@ export function openRealtimeHold(services: KeyPolicyServices, keys: readonly Key
   const key = keys.find((k) => k.hash.toString('hex') === owner);
   return key ? openKeySpend(key, owner, services, undefined, false) : undefined;
 }
+
+/**
+ * Decides a deferred rpm check on its own, for a call that reserves nothing (a response cache
+ * hit counts against the key's rpm, not its tokens or budget): 429 when over.
+ */
+export async function decideDeferredRpm(gw: object, owner: string, services: KeyPolicyServices): Promise<void> {
+  const pending = deferredRpm.get(gw);
+  if (!pending || pending.decided) return;
+  pending.decided = true;
+  const d = await services.limiter.hit(`rpm:${owner}`, pending.limit, MINUTE);
+  pending.report(d);
+  if (!d.allowed) throw keyRateLimited('rpm', pending.limit, d.retryAfterSeconds);
+}

@@ -21,9 +21,11 @@ import type { LatencyTracker } from '../routing/latency.js';
 import { openStoredResponses } from './stored-responses.js';
 import { deferredRpmOf, openKeySpend } from './key-spend.js';
 import { runTextCall } from './text-call.js';
+import { answerFromCache, type CacheStepServices } from './response-cache-step.js';
+import { cacheSaverOf } from './cache/response-cache.js';
 
 /** The process-wide services a model call uses (the server's SharedServices provide them). */
-export interface CallServices extends RoutingServices, KeyPolicyServices {
+export interface CallServices extends RoutingServices, KeyPolicyServices, CacheStepServices {
   readonly latency: LatencyTracker;
   readonly responses: ResponseStore;
 }
@@ -61,6 +63,9 @@ export async function runModelCall(ctx: CallExchange, shared: CallServices): Pro
   const primary = targets[0]!.entry;
   gw.record.model = primary.spec.id;
   gw.record.provider = primary.provider.name;
+  // A response cache hit is answered here, before any routing (undefined: the cache is off).
+  const cached = answerFromCache(ctx, shared);
+  if (cached && await cached) return undefined;
   // Stored Responses references (previous_response_id, item_reference) are resolved once, for
   // every target: each sees the whole conversation.
   const opening = openStoredResponses(gw, primary, shared.responses);
@@ -114,6 +119,8 @@ async function runOperation(gw: GatewayState, targets: ReturnType<typeof resolve
   }, p.unitRequest);
   await p.hold.settle(cost, 0);
   record.costUsd = cost;
+  // Stored before its cost goes in: a hit writes its own (0).
+  if (result.kind === 'json' && (result.status ?? 200) < 300) cacheSaverOf(gw)?.saveJson(result.body, { model: p.entry.spec.id, provider: p.entry.provider.name, costUsd: cost });
   if (result.kind === 'json') injectCostIntoBody(result.body, cost);
   return { result, headers: { ...routingHeaders(routed, p.dropped), [COST_HEADER]: formatUsd(cost) } };
 }

@@ -15,6 +15,7 @@ import { firstSseFrame } from '../upstream/sse-blocks.js';
 import { readSseText } from '../upstream/sse-readers.js';
 import { IdentityStage } from './identity-stage.js';
 import { stripGatewayFields } from './resolve-model.js';
+import { stripCacheControl } from './prompt-cache/strip-cache-control.js';
 import { streamFailure } from './stream-pipeline.js';
 import { writeStream, type StreamInput } from './stream-pipeline.js';
 
@@ -32,7 +33,9 @@ const CHARS_PER_TOKEN = 3;
 function passthroughRequest(dialect: DialectCodec, request: Conversation, call: OperationCall): DialectRequest {
   const target = targetOf(call);
   const envelope = passthroughEnvelope(dialect, target, request.stream === true);
-  const body: Record<string, unknown> = { ...stripGatewayFields(call.body), model: target.upstreamModel };
+  const stripped = stripGatewayFields(call.body);
+  // Only Anthropic-format upstreams take cache_control; others get the body without it.
+  const body: Record<string, unknown> = { ...(dialect.name === 'anthropic-messages' ? stripped : stripCacheControl(stripped)), model: target.upstreamModel };
   if (envelope.streamOptions !== undefined) body.stream_options = envelope.streamOptions;
   const field = call.model.max_tokens_field;
   if (field === 'max_completion_tokens' && body.max_tokens !== undefined) {

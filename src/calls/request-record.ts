@@ -56,6 +56,12 @@ export interface RequestRecord {
   errorCode?: string;
   /** The client went away before the response was complete. */
   clientAborted: boolean;
+  /** What the response cache did (`x-gateway-cache`); unset when it was off for the call. */
+  cache?: 'hit' | 'miss' | 'bypass' | 'store';
+  /** A cache hit: what the answer cost when it was made (the hit costs 0). */
+  savedUsd?: number;
+  /** Provider prompt caching: what cache reads saved against the full input price. */
+  promptCacheSavedUsd?: number;
 }
 
 /** Milliseconds since the request arrived (monotonic, 0.1 ms precision): ttfbMs and durationMs use it. */
@@ -68,6 +74,8 @@ export interface RecordedUsage {
   input: number;
   output: number;
   cachedInput: number;
+  /** Part of input written to the provider's prompt cache. */
+  cacheWriteInput?: number;
   reasoning: number;
   /** True when some count is the gateway's estimate (the upstream sent none). */
   estimated: boolean;

@@ -7,6 +7,7 @@ import { COST_HEADER, injectCostIntoBody } from '../billing/frame-cost.js';
 import type { SpendHold } from '../billing/spend-hold.js';
 import { limitStreamSpend } from '../billing/stream-spend-limiter.js';
 import { formatUsd } from '../billing/usd.js';
+import { promptCacheSavingUsd } from '../billing/text-cost.js';
 import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelEntry } from '../compile/runtime.js';
@@ -21,6 +22,9 @@ import { openPassthrough, passthroughJson, writePassthroughStream, type Passthro
 import { buildCall, callFor, dropUnsupported } from './resolve-model.js';
 import { routingHeaders, runRoutingLoop, type RoutingServices } from './routing-call.js';
 import { streamTranslated } from './translate-stage.js';
+import { cacheTap } from './cache/cache-tap.js';
+import { withAutoBreakpoints } from './prompt-cache/auto-breakpoints.js';
+import { cacheSaverOf } from './cache/response-cache.js';
 
 /** The budgets a text call runs under. */
 export interface TextBilling {
@@ -73,11 +77,12 @@ export async function runTextCall(
     prepare: async (target) => {
       const entry = target.entry;
       if (!entry.provider.impl.text) throw errors.unsupportedOperation(entry.spec.id, gw.route.spec.path);
-      const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
-      const call = buildCall(gw, entry, body);
-      let request = surface.decodeRequest(body);
-      request.model = entry.spec.id;
       const dialect = dialects.get(entry.provider.spec.type);
+      const { body, dropped } = dropUnsupported(gw.body, entry, gw.route);
+      // `prompt_cache: auto` may add breakpoints to both forms of the request.
+      let { body: sent, request } = withAutoBreakpoints(entry, dialect?.name, surface, body);
+      request.model = entry.spec.id;
+      const call = buildCall(gw, entry, sent);
       // Provider-only state (signatures, encrypted reasoning) only means something to the
       // format that made it: a fallback in another format gets the conversation without it.
       if (target !== targets[0] && dialect?.name !== primaryDialect) request = portableConversation(request);
@@ -92,8 +97,9 @@ export async function runTextCall(
   const p = routed.prepared;
   record.streamed = p.request.stream === true;
   const meter = createCallMeter(p.request, p.entry.pricing, p.hold, p.plan.estimate?.inputTokens, (usage, cost, estimated) => {
-    record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };
+    record.usage = { input: usage.inputTokens, output: usage.outputTokens, cachedInput: usage.cachedInputTokens ?? 0, cacheWriteInput: usage.cacheWriteInputTokens ?? 0, reasoning: usage.reasoningTokens ?? 0, estimated };
     record.costUsd = cost;
+    if (usage.cachedInputTokens || usage.cacheWriteInputTokens) record.promptCacheSavedUsd = promptCacheSavingUsd(usage, p.entry.pricing);
   });
   const headers = routingHeaders(routed, p.dropped);
   try {
@@ -147,24 +153,32 @@ async function writeAnswer(
 ): Promise<void> {
   const p = routed.prepared;
   const answer = routed.value;
+  const cache = cacheTap(cacheSaverOf(ctx.state.gw), { model: p.entry.spec.id, provider: p.entry.provider.name }, meter);
   switch (answer.kind) {
     case 'json': {
+      let decoded: InternalResponse | undefined;
       try {
-        meter.record(p.dialect!.decodeResponse(answer.body, p.request).usage);
+        decoded = p.dialect!.decodeResponse(answer.body, p.request);
+        meter.record(decoded.usage);
       } catch {
         // An answer the dialect cannot read is billed from the prompt estimate (CallMeter).
       }
-      return sendJsonAnswer(ctx, answer.body, headers, await meter.finish(), beforeJsonAnswer);
+      const cost = await meter.finish();
+      if (decoded) cache?.saveAnswer(decoded, cost);
+      return sendJsonAnswer(ctx, answer.body, headers, cost, beforeJsonAnswer);
     }
     case 'answer': {
       meter.record(answer.answer.usage);
       const cost = await meter.finish();
+      cache?.saveAnswer(answer.answer, cost);
       return sendJsonAnswer(ctx, surface.encodeResponse(answer.answer, p.request), headers, cost, beforeJsonAnswer);
     }
     case 'frames':
-      return writePassthroughStream(ctx, surface, answer.stream, headers, meter);
+      await writePassthroughStream(ctx, surface, cache ? cache.tapFrames(answer.stream) : answer.stream, headers, meter);
+      return cache?.saveCollected();
     case 'events':
-      return streamTranslated(ctx, surface, p.request, answer.iterator, answer.first, headers, meter);
+      await streamTranslated(ctx, surface, p.request, cache ? cache.tapEvents(answer.iterator, answer.first) : answer.iterator, answer.first, headers, meter);
+      return cache?.saveCollected();
   }
 }
 

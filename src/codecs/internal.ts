@@ -9,12 +9,18 @@ export type ImageSource =
   | { kind: 'base64'; mediaType: string; data: string }
   | { kind: 'file'; fileId: string };
 
-export interface TextPart { type: 'text'; text: string }
-export interface ImagePart { type: 'image'; source: ImageSource; detail?: 'auto' | 'low' | 'high' }
+/**
+ * A prompt-cache breakpoint (Anthropic `cache_control`): the prompt up to and including the
+ * marked block is cached by the provider. Dialects without explicit caching drop it.
+ */
+export interface CacheControl { type: 'ephemeral'; ttl?: '5m' | '1h' }
+
+export interface TextPart { type: 'text'; text: string; cacheControl?: CacheControl }
+export interface ImagePart { type: 'image'; source: ImageSource; detail?: 'auto' | 'low' | 'high'; cacheControl?: CacheControl }
 /** An assistant's call of a tool. `arguments` is JSON text (possibly `{}`), always complete here. */
-export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string; /** Gemini thoughtSignature and the like, echoed back unchanged. */ signature?: string }
+export interface ToolCallPart { type: 'tool_call'; id: string; name: string; arguments: string; /** Gemini thoughtSignature and the like, echoed back unchanged. */ signature?: string; cacheControl?: CacheControl }
 /** The result of a tool call, sent back by the client. */
-export interface ToolResultPart { type: 'tool_result'; toolCallId: string; name?: string; content: string | Array<TextPart | ImagePart>; isError?: boolean }
+export interface ToolResultPart { type: 'tool_result'; toolCallId: string; name?: string; content: string | Array<TextPart | ImagePart>; isError?: boolean; cacheControl?: CacheControl }
 /** Visible reasoning text; `signature` must be echoed back unmodified (Anthropic, Gemini). */
 export interface ThinkingPart { type: 'thinking'; text: string; signature?: string }
 /** Encrypted reasoning (Anthropic redacted_thinking, OpenAI reasoning.encrypted_content). */
@@ -34,7 +40,7 @@ export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPa
  */
 export interface Message { role: 'user' | 'assistant' | 'tool'; parts: Part[] }
 
-export interface ToolDefinition { name: string; description?: string; /** JSON Schema of the arguments object. */ parameters: Record<string, unknown>; strict?: boolean }
+export interface ToolDefinition { name: string; description?: string; /** JSON Schema of the arguments object. */ parameters: Record<string, unknown>; strict?: boolean; cacheControl?: CacheControl }
 
 export type ToolChoice =
   | { type: 'auto' }
@@ -55,6 +61,10 @@ export interface Conversation {
   model: string;
   /** System and developer instructions, in order. */
   system: string[];
+  /** Prompt-cache breakpoints of the system entries, by index into `system` (sparse). */
+  systemCache?: Record<number, CacheControl>;
+  /** OpenAI `prompt_cache_key` (routes requests with a shared prefix to the same cache). */
+  promptCacheKey?: string;
   messages: Message[];
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;

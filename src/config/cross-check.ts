@@ -6,6 +6,7 @@ import { suggest } from './did-you-mean.js';
 import type { LoadedProject } from './load-project.js';
 import type { Vocabulary } from './vocabulary.js';
 import { checkScaleOut } from './scale-checks.js';
+import { checkCache } from './cache-checks.js';
 import { checkBedrockModelIds } from './bedrock-checks.js';
 import { checkCloudSettings } from './cloud-checks.js';
 import { locate, type YamlSource } from './yaml-source.js';
@@ -69,6 +70,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     else if (p.operations) checkMappings(name, p.operations);
   }
   out.push(...checkScaleOut(config, main));
+  out.push(...checkCache(config, main));
   out.push(...checkCloudSettings(config, main, vocabulary));
   out.push(...checkBedrockModelIds(config, main));
   if (!config.providers[config.files.default_provider]) {

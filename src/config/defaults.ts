@@ -14,6 +14,10 @@ export const configDefaults: Omit<GatewayConfig, 'providers' | 'models'> = {
   files: { dir: '.gateway/files', default_provider: 'sandbox', max_bytes: 25 * 1024 * 1024 },
   realtime: { url_ttl_seconds: 300 },
   observability: { metrics: { public: false, key_label: true }, tracing: {} },
+  cache: {
+    enabled: false, store: 'memory', ttl_s: 3600, max_entry_bytes: 1_048_576, max_total_bytes: 268_435_456, scope: 'key',
+    operations: ['chat.completions', 'messages', 'responses', 'embeddings', 'rerank'],
+  },
 };
 
 /** Fills defaults section by section (one level of nesting), without mutating the input. */

@@ -187,6 +187,33 @@ export interface ModelSpec {
   route?: RouteStrategySpec;
   /** Name of the output-limit field same-format calls send (reasoning models: `max_completion_tokens`). */
   max_tokens_field?: 'max_tokens' | 'max_completion_tokens';
+  /** The response cache for this model (over the top-level `cache` block). */
+  cache?: CacheOverride;
+  /** `auto`: Anthropic cache breakpoints on long system prompts and tool lists the client did not mark. */
+  prompt_cache?: 'auto' | 'off';
+}
+
+/** A per model / key switch of the response cache (`cache: { enabled, ttl_s }`). */
+export interface CacheOverride { enabled?: boolean; ttl_s?: number }
+
+/** Who shares response cache entries. */
+export type CacheScope = 'key' | 'team' | 'global';
+
+/** The top-level `cache:` block: the response cache. */
+export interface CacheConfig {
+  /** Off by default; models and keys switch it with their own `cache:`. */
+  enabled: boolean;
+  /** `memory` (this instance, LRU) or `redis` (store.url's Redis, shared by the fleet). */
+  store: 'memory' | 'redis';
+  ttl_s: number;
+  max_entry_bytes: number;
+  /** Memory store's bound (LRU by bytes). */
+  max_total_bytes: number;
+  scope: CacheScope;
+  /** Route operations whose answers are cached. */
+  operations: string[];
+  /** Semantic cache (nearest stored prompt by embedding). */
+  semantic?: { embedding_model?: string; threshold?: number };
 }
 
 /** An API key declared in gateway.yaml (hash only, never the key). */
@@ -198,6 +225,8 @@ export interface KeySpec {
   rpm?: number;
   tpm?: number;
   budget?: { usd: number; period: 'minute' | 'hour' | 'day' | 'month' | 'total' };
+  /** The response cache for this key's calls (over the model's and the top-level block). */
+  cache?: CacheOverride;
 }
 
 /** An operator key declared in gateway.yaml (hash only). */
@@ -265,6 +294,8 @@ export interface GatewayConfig {
   observability: ObservabilitySpec;
   /** Defaults of every upstream call (retries, deadlines, breaker). */
   routing?: RoutingSpec;
+  /** The response cache (off by default). */
+  cache: CacheConfig;
   providers: Record<string, ProviderSpec>;
   models: ModelSpec[];
 }

@@ -56,6 +56,7 @@ export const ERROR_CATALOG = [
   { code: 'provider_not_configured', status: 400, type: invalid, meaning: "the model's provider has no key or base URL; names the variable" },
   { code: 'unknown_provider', status: 400, type: invalid, meaning: 'a file upload names a provider that is not configured' },
   { code: 'file_not_found', status: 400, type: invalid, meaning: 'a `file_id` in the request names no uploaded file' },
+  { code: 'invalid_cache_ttl', status: 400, type: invalid, meaning: '`x-gateway-cache-ttl` that is not a whole number of seconds' },
   { code: 'invalid_file_id', status: 400, type: invalid, meaning: 'a file id field that is not a non-empty string' },
   { code: 'invalid_url', status: 400, type: invalid, meaning: 'a media URL that is not an absolute http(s) or data: URL' },
   { code: 'url_not_allowed', status: 400, type: invalid, meaning: 'a media URL pointing at a private or loopback address' },

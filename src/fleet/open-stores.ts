@@ -9,6 +9,7 @@ import { createMemoryNonceStore, createRedisNonceStore, type NonceStore } from '
 import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter.js';
 import { storeKindName, storeKindOf } from '../store/redis-url.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
+import { createMemoryResponseCache, type ResponseCacheStore } from '../store/response-cache.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { rememberedConfigHash } from './config-hash.js';
@@ -33,6 +34,8 @@ export interface StoreServices {
   breaker: BreakerStore;
   /** Stored Responses (`previous_response_id`, `item_reference`), per key. */
   responses: ResponseStore;
+  /** The response cache (`cache.store`: this instance's memory or store.url's Redis). */
+  cache: ResponseCacheStore;
 }
 
 /** The configured store's services (memory or Redis) and the file services beside them. */
@@ -58,6 +61,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
     jobRecords: createMemoryRecordStore<JobRecord>() as RecordStore<JobRecord>,
     responses: createMemoryResponseStore(responseLimits),
   };
+  const cacheLimits = { maxEntryBytes: config.cache.max_entry_bytes, maxTotalBytes: config.cache.max_total_bytes };
   // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
   const configHash = () => rememberedConfigHash(config, runtime.routes.map((r) => r.spec));
   if (storeKindOf(config.store.url) === 'memory') {
@@ -70,12 +74,13 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
       jobs: createJobStore(memory.jobRecords),
       breaker: localBreaker,
       responses: memory.responses,
+      cache: createMemoryResponseCache(cacheLimits),
     };
     return { stores, files: fileServices.files, close: async () => { fileServices.close(); } };
   }
   // ioredis and the Redis stores are loaded only when the store is Redis.
   const { connectRedis } = await import('../store/redis-connection.js');
-  const { createStoreGuard, createRedisRateLimiter, createRedisRecordStore, createRedisSpendLedger, createRedisResponseStore, createRedisBreakerStore } = await import('./redis-stores.js');
+  const { createStoreGuard, createRedisRateLimiter, createRedisRecordStore, createRedisSpendLedger, createRedisResponseStore, createRedisBreakerStore, createRedisResponseCache } = await import('./redis-stores.js');
   const conn = connectRedis(config.store.url, (message) => logger.warn({ store: 'redis', err: { message } }, 'store connection error'), config.store.tls);
   let lastWarn = 0;
   const guard = createStoreGuard(config.store.on_error, (e) => {
@@ -112,6 +117,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
     jobs: createJobStore(createRedisRecordStore(conn, guard, 'job', memory.jobRecords, JOB_TTL_SECONDS)),
     breaker: createRedisBreakerStore(conn, localBreaker),
     responses: createRedisResponseStore(conn, guard, responseLimits, memory.responses),
+    cache: config.cache.store === 'redis' ? createRedisResponseCache(conn, guard, cacheLimits) : createMemoryResponseCache(cacheLimits),
   };
   const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
   return {

@@ -8,3 +8,4 @@ export { createRedisRecordStore } from '../store/redis-record-store.js';
 export { createRedisSpendLedger } from '../store/redis-spend-ledger.js';
 export { createRedisResponseStore } from '../store/response-store-redis.js';
 export { createRedisBreakerStore } from '../routing/redis-breaker-store.js';
+export { createRedisResponseCache } from '../store/response-cache-redis.js';

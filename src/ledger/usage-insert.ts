@@ -1,6 +1,6 @@
 import type { PgPool } from './pg-pool.js';
 import type { InsertRows } from './usage-writer.js';
-import { usageColumns, usageColumnTypes, type UsageRow } from './usage-row.js';
+import { usageColumnDefaults, usageColumns, usageColumnTypes, type UsageRow } from './usage-row.js';
 
 // One statement per batch whatever its size: one array parameter per column, unnest()ed.
 const INSERT_SQL = `INSERT INTO usage_events (${usageColumns.join(', ')})
@@ -27,7 +27,8 @@ export function createUsageInsert(pool: PgPool): InsertRows {
   return async (rows) => {
     if (rows.length === 0) return;
     await ensureMonths(rows);
-    const params = usageColumns.map((c) => rows.map((r) => r[c]));
+    // A row journaled by an older version lacks the newer columns: their defaults go in.
+    const params = usageColumns.map((c) => rows.map((r) => r[c] ?? usageColumnDefaults[c] ?? null));
     try {
       await pool.query(INSERT_SQL, params);
     } catch (e) {

@@ -27,6 +27,14 @@ export interface UsageRow {
   ttft_ms: number | null;
   attempts: number;
   streamed: boolean;
+  /** Answered from the response cache (cost 0). */
+  cache_hit: boolean;
+  /** A cache hit: what the answer cost when it was made (decimal string). */
+  saved_usd: string;
+  /** Input tokens written to the provider's prompt cache. */
+  cache_write_tokens: number;
+  /** What provider prompt cache reads saved against the full input price (decimal string). */
+  prompt_cache_saved_usd: string;
 }
 
 /** Columns in insert order (the writer's unnest() follows it). */
@@ -34,7 +42,13 @@ export const usageColumns: readonly (keyof UsageRow)[] = [
   'request_id', 'started_at', 'key_id', 'key_name', 'team', 'model', 'requested_model', 'provider', 'upstream',
   'operation', 'route', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'reasoning_tokens',
   'tokens_estimated', 'cost_usd', 'status', 'error_code', 'latency_ms', 'ttft_ms', 'attempts', 'streamed',
+  'cache_hit', 'saved_usd', 'cache_write_tokens', 'prompt_cache_saved_usd',
 ];
+
+/** Values of the columns a journaled row written before they existed does not have. */
+export const usageColumnDefaults: Readonly<Partial<Record<keyof UsageRow, unknown>>> = {
+  cache_hit: false, saved_usd: '0', cache_write_tokens: 0, prompt_cache_saved_usd: '0',
+};
 
 /** SQL array type of each column for unnest(). */
 export const usageColumnTypes: Readonly<Record<keyof UsageRow, string>> = {
@@ -43,6 +57,7 @@ export const usageColumnTypes: Readonly<Record<keyof UsageRow, string>> = {
   input_tokens: 'int8', output_tokens: 'int8', cached_input_tokens: 'int8', reasoning_tokens: 'int8',
   tokens_estimated: 'bool', cost_usd: 'numeric', status: 'int4', error_code: 'text', latency_ms: 'int4',
   ttft_ms: 'int4', attempts: 'int4', streamed: 'bool',
+  cache_hit: 'bool', saved_usd: 'numeric', cache_write_tokens: 'int8', prompt_cache_saved_usd: 'numeric',
 };
 
 /** A billed request is one that named a model or has a cost; others are not ledger rows. */
@@ -77,6 +92,10 @@ export function rowFromRecord(r: Readonly<RequestRecord>): UsageRow {
     ttft_ms: r.ttfbMs === undefined ? null : Math.round(r.ttfbMs),
     attempts: r.attempts,
     streamed: r.streamed,
+    cache_hit: r.cache === 'hit',
+    saved_usd: formatUsd(r.savedUsd ?? 0),
+    cache_write_tokens: Math.round(u?.cacheWriteInput ?? 0),
+    prompt_cache_saved_usd: formatUsd(r.promptCacheSavedUsd ?? 0),
   };
 }
 

@@ -87,6 +87,9 @@ function tagged(type: string, properties: JsonObject, required: string[]): JsonO
  * - image source `{type:'url', url}` and `{type:'file', file_id}` (the 2024 document has only base64);
  * - `tool_choice` `{type:'none'}`;
  * - tool `strict` (strict tool use);
+ * - `cache_control` `{type:'ephemeral', ttl?: '5m'|'1h'}` on text, image, tool_use and tool_result
+ *   blocks (system blocks too) and on tools: prompt caching, in beta in 2024 and GA since
+ *   (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching);
  * - message content block `document` (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support):
  *   a PDF as `{type:'base64', media_type:'application/pdf', data}`, `{type:'url', url}` or
  *   `{type:'file', file_id}`, or plain text `{type:'text', media_type:'text/plain', data}`, with
@@ -131,6 +134,10 @@ function allowNewerAnthropicFields(doc: JsonObject): void {
   schemas.ToolChoiceNone = tagged('none', {}, []);
   (schemas.ToolChoice as { anyOf: Json[] }).anyOf.push({ $ref: '#/components/schemas/ToolChoiceNone' });
   (schemas.Tool!.properties as JsonObject).strict = { type: 'boolean' };
+  const cacheControl = { type: 'object', additionalProperties: false, required: ['type'], properties: { type: { const: 'ephemeral' }, ttl: { enum: ['5m', '1h'] } } };
+  for (const name of ['RequestTextBlock', 'RequestImageBlock', 'RequestToolUseBlock', 'RequestToolResultBlock', 'Tool']) {
+    (schemas[name]!.properties as JsonObject).cache_control = cacheControl;
+  }
 }
 
 /**

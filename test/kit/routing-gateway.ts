@@ -55,6 +55,10 @@ export interface Scenario {
   store?: Record<string, unknown>;
   /** gateway.yaml `realtime` (a shared store needs its secret). */
   realtime?: Record<string, unknown>;
+  /** gateway.yaml `cache` (the response cache). */
+  cache?: Record<string, unknown>;
+  /** Keys appended to `auth.keys` (after the `limited` key). */
+  keys?: Array<Record<string, unknown>>;
 }
 
 /** Writes the scenario's gateway.yaml into a temp folder (routes point at the repo's). */
@@ -65,6 +69,7 @@ export function writeScenario(scenario: Scenario): { path: string; remove(): voi
   if (scenario.routing) config.routing = scenario.routing;
   if (scenario.store) config.store = scenario.store;
   if (scenario.realtime) config.realtime = scenario.realtime;
+  if (scenario.cache) config.cache = { ...(config.cache as Record<string, unknown>), ...scenario.cache };
   const providers = config.providers as Record<string, Record<string, unknown>>;
   for (const [name, patch] of Object.entries(scenario.providers ?? {})) providers[name] = { ...providers[name], ...patch };
   const models = config.models as Array<Record<string, unknown>>;
@@ -75,7 +80,7 @@ export function writeScenario(scenario: Scenario): { path: string; remove(): voi
   }
   models.push(...(scenario.extraModels ?? []));
   const auth = config.auth as { keys?: unknown[] };
-  auth.keys = [{ name: 'limited', sha256: createHash('sha256').update(LIMITED_KEY).digest('hex'), models: ['openai/*'] }];
+  auth.keys = [{ name: 'limited', sha256: createHash('sha256').update(LIMITED_KEY).digest('hex'), models: ['openai/*'] }, ...(scenario.keys ?? [])];
   const dir = mkdtempSync(join(tmpdir(), 'gw-routing-'));
   const file = join(dir, 'gateway.yaml');
   writeFileSync(file, stringify(config));

@@ -15,7 +15,7 @@ function row(n: number, at = Date.UTC(2026, 10, 20, 12, 0, 0) + n): UsageRow {
     request_id: `req_${String(n).padStart(5, '0')}`, started_at: new Date(at).toISOString(), key_id: 'k', key_name: 'k', team: null,
     model: 'sandbox/echo-1', requested_model: null, provider: 'sandbox', upstream: null, operation: 'chat.completions', route: 'chat-completions.yaml',
     input_tokens: 3, output_tokens: 5, cached_input_tokens: 0, reasoning_tokens: 0, tokens_estimated: false, cost_usd: '0.000013',
-    status: 200, error_code: null, latency_ms: 7, ttft_ms: null, attempts: 0, streamed: false,
+    status: 200, error_code: null, latency_ms: 7, ttft_ms: null, attempts: 0, streamed: false, cache_hit: false, saved_usd: '0', cache_write_tokens: 0, prompt_cache_saved_usd: '0',
   };
 }
 

@@ -35,7 +35,7 @@ describe('observability: access log', () => {
     expect(line).to.deep.include({
       msg: 'request', request_id: id, method: 'POST', path: '/v1/chat/completions', route: 'chat-completions.yaml',
       operation: 'chat.completions', status: 200, model: ACME_MODEL, provider: 'acme', key_id: 'env-1', streamed: false,
-      tokens: { input: 11, output: 6, cached_input: 0, reasoning: 0, estimated: false }, client_aborted: false,
+      tokens: { input: 11, output: 6, cached_input: 0, cache_write_input: 0, reasoning: 0, estimated: false }, client_aborted: false,
     });
     expect(line.cost_usd).to.be.closeTo(0.000023, 1e-12);
     expect(line.attempts).to.be.a('number');
@@ -49,7 +49,7 @@ describe('observability: access log', () => {
     for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
     expect(text).to.equal('Hello from the fake upstream.');
     const line = await gw.requestLine('obs-log-stream-1');
-    expect(line).to.deep.include({ level: 'info', status: 200, streamed: true, model: ACME_MODEL, client_aborted: false, tokens: { input: 11, output: 6, cached_input: 0, reasoning: 0, estimated: false } });
+    expect(line).to.deep.include({ level: 'info', status: 200, streamed: true, model: ACME_MODEL, client_aborted: false, tokens: { input: 11, output: 6, cached_input: 0, cache_write_input: 0, reasoning: 0, estimated: false } });
     expect(line.cost_usd).to.be.closeTo(0.000023, 1e-12);
     expect(line.ttfb_ms).to.be.a('number');
     expect(line.duration_ms).to.be.at.least(line.ttfb_ms as number);

@@ -27,7 +27,7 @@ function pastRow(i: number, daysAgo: number, model: string, key: string, cost: s
     request_id: `req_seed_${daysAgo}_${i}_${model}`, started_at: new Date(at).toISOString(), key_id: key, key_name: key, team: 'web',
     model, requested_model: null, provider: model.split('/')[0]!, upstream: null, operation: 'chat.completions', route: 'chat-completions.yaml',
     input_tokens: 100 + i, output_tokens: 50 + i, cached_input_tokens: 0, reasoning_tokens: 0, tokens_estimated: false, cost_usd: cost,
-    status: 200, error_code: null, latency_ms: 120, ttft_ms: 40, attempts: 1, streamed: false,
+    status: 200, error_code: null, latency_ms: 120, ttft_ms: 40, attempts: 1, streamed: false, cache_hit: false, saved_usd: '0', cache_write_tokens: 0, prompt_cache_saved_usd: '0',
   };
 }
 

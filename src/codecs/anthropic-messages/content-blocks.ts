@@ -4,6 +4,7 @@
  */
 import { errors } from '../../errors/gateway-error.js';
 import type { FilePart, ImagePart, ImageSource, Part, TextPart, ToolResultPart } from '../internal.js';
+import { cacheControlOf, writeCacheControl } from '../shared/cache-control.js';
 import { isRecord, parseJsonObject, readString } from '../shared/json.js';
 import type { ContentBlock, DocumentBlock, ImageBlock, TextBlock, ToolResultBlock } from './wire-types.js';
 
@@ -26,16 +27,16 @@ export function decodeRequestBlock(block: unknown, where: string): Part {
   if (!isRecord(block)) throw errors.invalidRequest(`${where} must be a content block object.`);
   switch (block.type) {
     case 'text':
-      if (typeof block.text === 'string') return { type: 'text', text: block.text };
+      if (typeof block.text === 'string') return { type: 'text', text: block.text, ...cacheControlOf(block.cache_control) };
       break;
     case 'image': {
       const source = readImageSource(block.source);
-      if (source) return { type: 'image', source };
+      if (source) return { type: 'image', source, ...cacheControlOf(block.cache_control) };
       break;
     }
     case 'tool_use':
       if (typeof block.id === 'string' && typeof block.name === 'string') {
-        return { type: 'tool_call', id: block.id, name: block.name, arguments: JSON.stringify(isRecord(block.input) ? block.input : {}) };
+        return { type: 'tool_call', id: block.id, name: block.name, arguments: JSON.stringify(isRecord(block.input) ? block.input : {}), ...cacheControlOf(block.cache_control) };
       }
       break;
     case 'tool_result':
@@ -66,7 +67,7 @@ function decodeToolResult(block: Record<string, unknown>, where: string): ToolRe
       return part;
     });
   }
-  return { type: 'tool_result', toolCallId: String(block.tool_use_id), content, ...(block.is_error === true ? { isError: true } : {}) };
+  return { type: 'tool_result', toolCallId: String(block.tool_use_id), content, ...(block.is_error === true ? { isError: true } : {}), ...cacheControlOf(block.cache_control) };
 }
 
 /**
@@ -99,9 +100,10 @@ export function toAnthropicToolId(id: string): string {
 /** Internal image -> image block (base64, url or Anthropic Files API file id). */
 export function encodeImageBlock(part: ImagePart): ImageBlock {
   const s = part.source;
-  if (s.kind === 'base64') return { type: 'image', source: { type: 'base64', media_type: s.mediaType, data: s.data } };
-  if (s.kind === 'url') return { type: 'image', source: { type: 'url', url: s.url } };
-  return { type: 'image', source: { type: 'file', file_id: s.fileId } };
+  const cache = writeCacheControl(part.cacheControl);
+  if (s.kind === 'base64') return { type: 'image', source: { type: 'base64', media_type: s.mediaType, data: s.data }, ...cache };
+  if (s.kind === 'url') return { type: 'image', source: { type: 'url', url: s.url }, ...cache };
+  return { type: 'image', source: { type: 'file', file_id: s.fileId }, ...cache };
 }
 
 /**
@@ -120,7 +122,7 @@ export function encodeDocumentBlock(part: FilePart): DocumentBlock {
 
 /** Text block, or nothing for empty text (an empty text block is a 400 on Anthropic). */
 export function encodeTextBlock(part: TextPart): TextBlock[] {
-  return part.text === '' ? [] : [{ type: 'text', text: part.text }];
+  return part.text === '' ? [] : [{ type: 'text', text: part.text, ...writeCacheControl(part.cacheControl) }];
 }
 
 /** Internal tool result -> tool_result block; empty string content is left out. */
@@ -136,6 +138,7 @@ export function encodeToolResultBlock(part: ToolResultPart): ToolResultBlock {
     tool_use_id: toAnthropicToolId(part.toolCallId),
     ...(content !== undefined ? { content } : {}),
     ...(part.isError ? { is_error: true } : {}),
+    ...writeCacheControl(part.cacheControl),
   };
 }
 
@@ -148,7 +151,7 @@ export function encodeAssistantBlock(part: Part, forResponse: boolean): ContentB
     case 'text':
       return encodeTextBlock(part);
     case 'tool_call':
-      return [{ type: 'tool_use', id: forResponse ? part.id : toAnthropicToolId(part.id), name: part.name, input: parseJsonObject(part.arguments) ?? {} }];
+      return [{ type: 'tool_use', id: forResponse ? part.id : toAnthropicToolId(part.id), name: part.name, input: parseJsonObject(part.arguments) ?? {}, ...writeCacheControl(part.cacheControl) }];
     case 'thinking':
       return part.signature || forResponse ? [{ type: 'thinking', thinking: part.text, signature: part.signature ?? '' }] : [];
     case 'redacted_thinking':

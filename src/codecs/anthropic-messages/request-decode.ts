@@ -6,6 +6,7 @@ import { errors } from '../../errors/gateway-error.js';
 import type { Conversation, Message, Part, ResponseFormat, ToolChoice, ToolDefinition } from '../internal.js';
 import { isRecord, readNumber, readString } from '../shared/json.js';
 import { decodeRequestBlock } from './content-blocks.js';
+import { cacheControlOf, readCacheControl } from '../shared/cache-control.js';
 import { decodeReasoning } from './thinking-config.js';
 
 /** Decodes a validated messages body. Throws GatewayError 400 on what has no internal form. */
@@ -13,10 +14,11 @@ export function decodeMessagesRequest(body: Record<string, unknown>): Conversati
   if (!Array.isArray(body.messages)) throw errors.invalidRequest('`messages` must be an array.');
   const conversation: Conversation = {
     model: String(body.model),
-    system: decodeSystem(body.system),
+    system: [],
     messages: [],
     stream: body.stream === true,
   };
+  addSystem(conversation, body.system);
   for (const [i, raw] of body.messages.entries()) decodeMessage(raw, i, conversation);
   nameToolResults(conversation.messages);
 
@@ -50,17 +52,21 @@ export function decodeMessagesRequest(body: Record<string, unknown>): Conversati
   return conversation;
 }
 
-/** Top-level `system`: a string, or text blocks (one internal entry each). */
-function decodeSystem(system: unknown): string[] {
-  if (system === undefined || system === null) return [];
-  if (typeof system === 'string') return system === '' ? [] : [system];
-  if (Array.isArray(system)) {
-    return system.map((block, i) => {
-      if (isRecord(block) && block.type === 'text' && typeof block.text === 'string') return block.text;
-      throw errors.invalidRequest(`system[${i}] must be a text block.`, 'unsupported_content');
-    }).filter((text) => text !== '');
+/** Top-level `system`: a string, or text blocks (one internal entry each, with its cache breakpoint). */
+function addSystem(conversation: Conversation, system: unknown): void {
+  if (system === undefined || system === null) return;
+  if (typeof system === 'string') {
+    if (system !== '') conversation.system.push(system);
+    return;
   }
-  throw errors.invalidRequest('`system` must be a string or an array of text blocks.');
+  if (!Array.isArray(system)) throw errors.invalidRequest('`system` must be a string or an array of text blocks.');
+  system.forEach((block, i) => {
+    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') throw errors.invalidRequest(`system[${i}] must be a text block.`, 'unsupported_content');
+    if (block.text === '') return;
+    const control = readCacheControl(block.cache_control);
+    if (control) (conversation.systemCache ??= {})[conversation.system.length] = control;
+    conversation.system.push(block.text);
+  });
 }
 
 /**
@@ -72,7 +78,7 @@ function decodeMessage(raw: unknown, i: number, conversation: Conversation): voi
   if (!isRecord(raw)) throw errors.invalidRequest(`messages[${i}] must be an object.`);
   const role = raw.role;
   if (role === 'system') {
-    conversation.system.push(...decodeSystem(raw.content));
+    addSystem(conversation, raw.content);
     return;
   }
   if (role !== 'user' && role !== 'assistant') throw errors.invalidRequest(`messages[${i}].role '${String(role)}' is not supported.`, 'unsupported_role');
@@ -122,6 +128,7 @@ function decodeTool(tool: unknown, i: number): ToolDefinition {
     ...(description !== undefined ? { description } : {}),
     parameters: isRecord(tool.input_schema) ? tool.input_schema : { type: 'object', properties: {} },
     ...(typeof tool.strict === 'boolean' ? { strict: tool.strict } : {}),
+    ...cacheControlOf(tool.cache_control),
   };
 }
 

@@ -15,7 +15,8 @@ import type { Conversation, Message } from '../internal.js';
 import { allowsParameter, clamp } from '../shared/parameters.js';
 import { encodeAssistantBlock, encodeDocumentBlock, encodeImageBlock, encodeTextBlock, encodeToolResultBlock } from './content-blocks.js';
 import { encodeReasoning } from './thinking-config.js';
-import type { AnthropicMessageParam, AnthropicOutputConfig, AnthropicTool, AnthropicToolChoice, ContentBlock } from './wire-types.js';
+import type { AnthropicMessageParam, AnthropicOutputConfig, AnthropicTool, AnthropicToolChoice, ContentBlock, TextBlock } from './wire-types.js';
+import { writeCacheControl } from '../shared/cache-control.js';
 
 /** The API version sent when the provider sets none. */
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -37,9 +38,8 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
   const maxTokens = conversation.maxOutputTokens ?? (typeof configured === 'number' && configured >= 1 ? configured : DEFAULT_MAX_TOKENS);
   const body: Record<string, unknown> = { model: target.upstreamModel, max_tokens: maxTokens, messages: encodeMessages(conversation.messages) };
 
-  const system = conversation.system.filter((text) => text !== '');
-  if (system.length === 1) body.system = system[0];
-  else if (system.length > 1) body.system = system.map((text) => ({ type: 'text', text }));
+  const system = encodeSystem(conversation);
+  if (system !== undefined) body.system = system;
 
   if (conversation.tools && conversation.tools.length > 0) {
     body.tools = conversation.tools.map((tool): AnthropicTool => ({
@@ -47,6 +47,7 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
       ...(tool.description !== undefined ? { description: tool.description } : {}),
       input_schema: { type: 'object', ...tool.parameters },
       ...(tool.strict ? { strict: true } : {}),
+      ...writeCacheControl(tool.cacheControl),
     }));
     const choice = encodeToolChoice(conversation);
     if (choice) body.tool_choice = choice;
@@ -74,6 +75,20 @@ export function encodeMessagesRequest(conversation: Conversation, target: Dialec
   if (conversation.user !== undefined) body.metadata = { user_id: conversation.user };
   if (conversation.stream) body.stream = true;
   return { path: '/v1/messages', body, headers };
+}
+
+/**
+ * `system`: one string, or text blocks when there are several entries or a cache breakpoint
+ * (only a block can carry `cache_control`). Empty entries are left out.
+ */
+function encodeSystem(conversation: Conversation): string | TextBlock[] | undefined {
+  const blocks: TextBlock[] = [];
+  conversation.system.forEach((text, i) => {
+    if (text !== '') blocks.push({ type: 'text', text, ...writeCacheControl(conversation.systemCache?.[i]) });
+  });
+  if (blocks.length === 0) return undefined;
+  if (blocks.length === 1 && !blocks[0]!.cache_control) return blocks[0]!.text;
+  return blocks;
 }
 
 function thinkingOn(thinking: Record<string, unknown> | undefined): boolean {

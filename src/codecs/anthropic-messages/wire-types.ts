@@ -8,14 +8,18 @@ export type ImageSourceBlock =
   | { type: 'url'; url: string }
   | { type: 'file'; file_id: string };
 
-export interface TextBlock { type: 'text'; text: string }
-export interface ImageBlock { type: 'image'; source: ImageSourceBlock }
-export interface ToolUseBlock { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+/** A prompt-cache breakpoint on a block, tool or system entry. */
+export interface CacheControlParam { type: 'ephemeral'; ttl?: '5m' | '1h' }
+
+export interface TextBlock { type: 'text'; text: string; cache_control?: CacheControlParam }
+export interface ImageBlock { type: 'image'; source: ImageSourceBlock; cache_control?: CacheControlParam }
+export interface ToolUseBlock { type: 'tool_use'; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControlParam }
 export interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
   content?: string | Array<TextBlock | ImageBlock>;
   is_error?: boolean;
+  cache_control?: CacheControlParam;
 }
 export interface ThinkingBlock { type: 'thinking'; thinking: string; signature: string }
 export interface RedactedThinkingBlock { type: 'redacted_thinking'; data: string }
@@ -31,7 +35,7 @@ export type ContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolUseBlock
 
 export interface AnthropicMessageParam { role: 'user' | 'assistant'; content: ContentBlock[] }
 
-export interface AnthropicTool { name: string; description?: string; input_schema: Record<string, unknown>; strict?: boolean }
+export interface AnthropicTool { name: string; description?: string; input_schema: Record<string, unknown>; strict?: boolean; cache_control?: CacheControlParam }
 
 export type AnthropicToolChoice =
   | { type: 'auto' | 'any'; disable_parallel_tool_use?: boolean }

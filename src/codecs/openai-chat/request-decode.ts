@@ -6,6 +6,8 @@ import { errors } from '../../errors/gateway-error.js';
 import type {
   Conversation, FilePart, ImagePart, Message, Part, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition,
 } from '../internal.js';
+import { cacheControlOf, readCacheControl } from '../shared/cache-control.js';
+import { lastPartControl, markLast, systemPartsControl } from './cache-control-parts.js';
 import { parseDataUrl } from '../shared/data-url.js';
 import { decodeOpenAiFile } from '../shared/file-parts.js';
 import { isRecord, readNumber, readString } from '../shared/json.js';
@@ -58,6 +60,8 @@ export function decodeChatRequest(body: Record<string, unknown>): Conversation {
   const user = readString(body.safety_identifier) ?? readString(body.user);
   if (user !== undefined) conversation.user = user;
   if (isRecord(body.metadata)) conversation.metadata = body.metadata;
+  const cacheKey = readString(body.prompt_cache_key);
+  if (cacheKey !== undefined) conversation.promptCacheKey = cacheKey;
   return conversation;
 }
 
@@ -71,14 +75,19 @@ function decodeMessages(messages: unknown[], conversation: Conversation): void {
       case 'system':
       case 'developer': {
         const text = readTextContent(raw.content, i);
-        if (text !== '') conversation.system.push(text);
+        if (text === '') break;
+        // A breakpoint on the message or on any of its parts marks the entry (its parts are joined).
+        const control = readCacheControl(raw.cache_control) ?? systemPartsControl(raw.content);
+        if (control) (conversation.systemCache ??= {})[conversation.system.length] = control;
+        conversation.system.push(text);
         break;
       }
       case 'user':
-        pushMessage(conversation.messages, { role: 'user', parts: decodeUserContent(raw.content, i) });
+        pushMessage(conversation.messages, { role: 'user', parts: markLast(decodeUserContent(raw.content, i), raw.cache_control) });
         break;
       case 'assistant': {
         const message = decodeAssistant(raw, i);
+        markLast(message.parts, raw.cache_control);
         for (const part of message.parts) if (part.type === 'tool_call') toolNames.set(part.id, part.name);
         pushMessage(conversation.messages, message);
         break;
@@ -87,7 +96,7 @@ function decodeMessages(messages: unknown[], conversation: Conversation): void {
         const toolCallId = readString(raw.tool_call_id);
         if (!toolCallId) throw errors.invalidRequest(`messages[${i}].tool_call_id is required on tool messages.`);
         const name = toolNames.get(toolCallId);
-        const result: Part = { type: 'tool_result', toolCallId, ...(name ? { name } : {}), content: decodeToolContent(raw.content, i) };
+        const result: Part = { type: 'tool_result', toolCallId, ...(name ? { name } : {}), content: decodeToolContent(raw.content, i), ...cacheControlOf(raw.cache_control ?? lastPartControl(raw.content)) };
         // Consecutive tool messages become one internal tool turn.
         const last = conversation.messages.at(-1);
         if (last?.role === 'tool') last.parts.push(result);
@@ -128,7 +137,7 @@ function decodeUserContent(content: unknown, i: number): Array<TextPart | ImageP
 function decodeContentPart(part: unknown, where: string): TextPart | ImagePart | FilePart {
   if (!isRecord(part)) throw errors.invalidRequest(`${where} must be an object.`);
   if (part.type === 'file' && isRecord(part.file)) return decodeOpenAiFile(part.file, `${where}.file`);
-  if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text };
+  if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text, ...cacheControlOf(part.cache_control) };
   if (part.type === 'image_url') {
     const image = isRecord(part.image_url) ? part.image_url : undefined;
     const url = readString(image?.url);
@@ -139,6 +148,7 @@ function decodeContentPart(part: unknown, where: string): TextPart | ImagePart |
       type: 'image',
       source: data ? { kind: 'base64', mediaType: data.mediaType, data: data.data } : { kind: 'url', url },
       ...(detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {}),
+      ...cacheControlOf(part.cache_control),
     };
   }
   throw errors.invalidRequest(`${where}: content part type '${String(part.type)}' is not supported; use text, image_url or file.`, 'unsupported_content');
@@ -151,7 +161,7 @@ function decodeAssistant(raw: Record<string, unknown>, i: number): Message {
     if (content !== '') parts.push({ type: 'text', text: content });
   } else if (Array.isArray(content)) {
     for (const [j, part] of content.entries()) {
-      if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text });
+      if (isRecord(part) && part.type === 'text' && typeof part.text === 'string') parts.push({ type: 'text', text: part.text, ...cacheControlOf(part.cache_control) });
       else if (isRecord(part) && part.type === 'refusal' && typeof part.refusal === 'string') parts.push({ type: 'text', text: part.refusal });
       else throw errors.invalidRequest(`messages[${i}].content[${j}] must be a text or refusal part.`, 'unsupported_content');
     }
@@ -192,6 +202,7 @@ function decodeTool(tool: unknown, i: number): ToolDefinition {
     ...(description !== undefined ? { description } : {}),
     parameters: isRecord(fn.parameters) ? fn.parameters : { type: 'object', properties: {} },
     ...(typeof fn.strict === 'boolean' ? { strict: fn.strict } : {}),
+    ...cacheControlOf(tool.cache_control),
   };
 }
 

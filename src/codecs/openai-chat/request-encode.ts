@@ -58,6 +58,7 @@ export function encodeChatRequest(conversation: Conversation, target: DialectTar
       : { type: format.type };
   }
   if (conversation.user !== undefined) body.user = conversation.user;
+  if (conversation.promptCacheKey !== undefined) body.prompt_cache_key = conversation.promptCacheKey;
   if (conversation.stream) {
     body.stream = true;
     // Always ask for the usage chunk: the gateway meters every stream, whatever the client asked.

@@ -23,13 +23,19 @@ export function readChatUsage(value: unknown): Usage {
   return usage;
 }
 
-/** Internal -> OpenAI usage object, with the details objects always present (as OpenAI sends them). */
+/**
+ * Internal -> OpenAI usage object, with the details objects always present (as OpenAI sends
+ * them). Prompt-cache writes (Anthropic upstreams) have no OpenAI field: they go in
+ * `cache_creation_input_tokens` (LiteLLM's spelling) when there were some.
+ */
 export function writeChatUsage(usage: Usage): ChatUsage {
-  return {
+  const out: ChatUsage = {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
     prompt_tokens_details: { cached_tokens: usage.cachedInputTokens ?? 0 },
     completion_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
   };
+  if (usage.cacheWriteInputTokens) out.cache_creation_input_tokens = usage.cacheWriteInputTokens;
+  return out;
 }

@@ -44,6 +44,8 @@ export interface ChatUsage {
   total_tokens: number;
   prompt_tokens_details?: { cached_tokens?: number };
   completion_tokens_details?: { reasoning_tokens?: number };
+  /** Prompt-cache writes (Anthropic's name; OpenAI has none): sent only when there were some. */
+  cache_creation_input_tokens?: number;
 }
 
 /** Assistant message of a non-streamed answer, with the gateway's reasoning extensions. */

@@ -1,5 +1,6 @@
 import { errors } from '../../errors/gateway-error.js';
-import type { Message, Part, TextPart, ToolResultPart } from '../internal.js';
+import type { CacheControl, Message, Part, TextPart, ToolResultPart } from '../internal.js';
+import { readCacheControl } from '../shared/cache-control.js';
 import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-messages.js';
 import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
 import { decodeOpenAiFile } from '../shared/file-parts.js';
@@ -13,10 +14,10 @@ import { openCompaction } from './compaction.js';
  * (https://platform.openai.com/docs/api-reference/responses/create#responses-create-input).
  * Consecutive assistant-side items (reasoning, message, function_call) form one assistant turn.
  */
-export function decodeResponsesInput(input: unknown): { system: string[]; messages: Message[] } {
+export function decodeResponsesInput(input: unknown): { system: string[]; systemCache?: Record<number, CacheControl>; messages: Message[] } {
   if (typeof input === 'string') return { system: [], messages: input.length > 0 ? [{ role: 'user', parts: [{ type: 'text', text: input }] }] : [] };
   if (!Array.isArray(input)) throw errors.invalidRequest('input must be a string or an array of input items.', 'invalid_input');
-  const system: string[] = [];
+  const system: string[] & { cache?: Record<number, CacheControl> } = [];
   const messages: Message[] = [];
   const callNames = new Map<string, string>();
   input.forEach((raw, index) => {
@@ -49,15 +50,20 @@ export function decodeResponsesInput(input: unknown): { system: string[]; messag
       throw errors.invalidRequest(`${path}: input item type '${String(type)}' is not supported.`, 'unsupported_input_item');
     }
   });
-  return { system, messages };
+  return system.cache ? { system, systemCache: system.cache, messages } : { system, messages };
 }
 
-function decodeMessageItem(item: JsonObject, path: string, system: string[], messages: Message[]): void {
+function decodeMessageItem(item: JsonObject, path: string, system: string[] & { cache?: Record<number, CacheControl> }, messages: Message[]): void {
   const role = item.role;
   const parts = decodeMessageContent(item.content, path);
   if (role === 'system' || role === 'developer') {
-    const text = parts.filter((p): p is TextPart => p.type === 'text').map((p) => p.text).join('\n');
-    if (text.length > 0) system.push(text);
+    const texts = parts.filter((p): p is TextPart => p.type === 'text');
+    const text = texts.map((p) => p.text).join('\n');
+    if (text.length === 0) return;
+    // A breakpoint on any part (or the item) marks the joined entry.
+    const control = readCacheControl(item.cache_control) ?? texts.find((p) => p.cacheControl)?.cacheControl;
+    if (control) (system.cache ??= {})[system.length] = control;
+    system.push(text);
   } else if (role === 'user') {
     if (parts.length > 0) messages.push({ role: 'user', parts });
   } else if (role === 'assistant') {
@@ -71,9 +77,12 @@ function decodeMessageContent(content: unknown, path: string): Part[] {
   if (!Array.isArray(content)) return decodeContentParts(content, path);
   return content.map((raw, index) => {
     const part = asObject(raw);
-    if (part.type === 'input_image') return decodeInputImage(part, `${path}.content[${index}]`);
     if (part.type === 'input_file') return decodeOpenAiFile(part, `${path}.content[${index}]`);
-    return decodeContentParts([part], path)[0] as Part;
+    const decoded = part.type === 'input_image' ? decodeInputImage(part, `${path}.content[${index}]`) : decodeContentParts([part], path)[0] as Part;
+    // LiteLLM's convention: cache_control on a content part is an Anthropic breakpoint.
+    const control = readCacheControl(part.cache_control);
+    if (control && (decoded.type === 'text' || decoded.type === 'image')) decoded.cacheControl = control;
+    return decoded;
   });
 }
 

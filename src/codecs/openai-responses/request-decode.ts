@@ -24,6 +24,7 @@ export function decodeResponsesRequest(body: Record<string, unknown>): Conversat
   }
   if (body.input !== undefined && body.input !== null) {
     const decoded = decodeResponsesInput(body.input);
+    for (const [i, control] of Object.entries(decoded.systemCache ?? {})) (conversation.systemCache ??= {})[system.length + Number(i)] = control;
     system.push(...decoded.system);
     conversation.messages.push(...decoded.messages);
   }
@@ -52,6 +53,8 @@ function decodeSettings(body: Record<string, unknown>, conversation: Conversatio
   const user = readString(body.user) ?? readString(body.safety_identifier);
   if (user !== undefined) conversation.user = user;
   if (isRecord(body.metadata)) conversation.metadata = body.metadata;
+  const cacheKey = readString(body.prompt_cache_key);
+  if (cacheKey !== undefined) conversation.promptCacheKey = cacheKey;
 }
 
 function decodeReasoning(raw: unknown): Conversation['reasoning'] {

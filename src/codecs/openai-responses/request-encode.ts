@@ -28,6 +28,7 @@ export function encodeResponsesDialectRequest(request: Conversation, target: Dia
   if (reasoning !== undefined) body.reasoning = reasoning;
   if (request.responseFormat !== undefined && supportsSetting(target, 'responseFormat')) body.text = encodeTextFormat(request.responseFormat);
   if (request.user !== undefined && supportsSetting(target, 'user')) body.user = request.user;
+  if (request.promptCacheKey !== undefined) body.prompt_cache_key = request.promptCacheKey;
   if (request.metadata !== undefined && supportsSetting(target, 'metadata')) body.metadata = encodeMetadata(request.metadata);
   body.store = false;
   // Ask reasoning models for their encrypted reasoning so a stateless follow-up turn can pass it

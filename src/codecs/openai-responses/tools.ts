@@ -1,3 +1,4 @@
+import { readCacheControl } from '../shared/cache-control.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { ResponseFormat, ToolChoice, ToolDefinition } from '../internal.js';
 import { readBoolean, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
@@ -22,6 +23,8 @@ export function decodeTools(raw: unknown): ToolDefinition[] | undefined {
     if (description !== undefined) definition.description = description;
     const strict = readBoolean(fn.strict);
     if (strict !== undefined) definition.strict = strict;
+    const control = readCacheControl(tool.cache_control);
+    if (control) definition.cacheControl = control;
     return definition;
   });
 }
