@@ -11,6 +11,7 @@ import { compileProviderMappings } from '../mapping/compile-mapping.js';
 import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
+import { credentialTypes } from '../providers/request-credentials.js';
 import { createDialectBackend } from '../upstream/dialect-backend.js';
 
 /**
@@ -31,7 +32,7 @@ export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
 const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, createDialectBackend(d)]));
 
 /** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
-export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard']);
+export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard', 'proxy']);
 
 /** Mapping transports usable in YAML operation mappings (src/mapping/transports). */
 export const transportNames: ReadonlySet<string> = new Set<string>(transports.keys());
@@ -104,5 +105,5 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
 
 /** The full vocabulary for config checks. */
 export function vocabulary(): Vocabulary {
-  return { providerTypes: providerTypeInfo(), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
+  return { providerTypes: providerTypeInfo(), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames, credentialTypes: credentialTypes() };
 }

@@ -1,3 +1,4 @@
+import type { ProxyPlan } from './proxy-plan.js';
 import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { RequestValidator } from '../config/request-schema.js';
@@ -25,6 +26,8 @@ export interface CompiledRoute {
    * anything else (content such as `system`, fields the gateway does not know) is forwarded.
    */
   readonly tunableParameters: ReadonlySet<string>;
+  /** A pass-through route's plan (`operation: proxy`), compiled against its provider. */
+  readonly proxy?: ProxyPlan;
 }
 
 /** A provider resolved against the environment. */
@@ -70,6 +73,8 @@ export interface KeyEntry {
   readonly hash: Buffer;
   readonly spec: KeySpec;
   readonly modelPatterns?: readonly RegExp[];
+  /** Compiled `providers` globs: the providers this key may reach (undefined: all). */
+  readonly providerPatterns?: readonly RegExp[];
   /** Stable id of a managed key (admin API); spend and limits follow it across rotations. */
   readonly id?: string;
   /** The team of a managed key; its budget holds across all the team's keys. */

@@ -6,6 +6,7 @@ import { suggest } from './did-you-mean.js';
 import type { LoadedProject } from './load-project.js';
 import type { Vocabulary } from './vocabulary.js';
 import { checkScaleOut } from './scale-checks.js';
+import { checkProxyRoutes } from './proxy-checks.js';
 import { locate, type YamlSource } from './yaml-source.js';
 
 /**
@@ -43,6 +44,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     }
   }
   if (!config) return out;
+  out.push(...checkProxyRoutes(project, vocabulary.credentialTypes));
 
   // Providers: known types, valid options.
   for (const [name, p] of Object.entries(config.providers)) {

@@ -27,6 +27,10 @@ export interface UsageRow {
   ttft_ms: number | null;
   attempts: number;
   streamed: boolean;
+  /** Body bytes received and forwarded (pass-through routes; null elsewhere). */
+  request_bytes?: number | null;
+  /** Body bytes of the answer passed on (pass-through routes; null elsewhere). */
+  response_bytes?: number | null;
 }
 
 /** Columns in insert order (the writer's unnest() follows it). */
@@ -34,6 +38,7 @@ export const usageColumns: readonly (keyof UsageRow)[] = [
   'request_id', 'started_at', 'key_id', 'key_name', 'team', 'model', 'requested_model', 'provider', 'upstream',
   'operation', 'route', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'reasoning_tokens',
   'tokens_estimated', 'cost_usd', 'status', 'error_code', 'latency_ms', 'ttft_ms', 'attempts', 'streamed',
+  'request_bytes', 'response_bytes',
 ];
 
 /** SQL array type of each column for unnest(). */
@@ -42,7 +47,7 @@ export const usageColumnTypes: Readonly<Record<keyof UsageRow, string>> = {
   requested_model: 'text', provider: 'text', upstream: 'text', operation: 'text', route: 'text',
   input_tokens: 'int8', output_tokens: 'int8', cached_input_tokens: 'int8', reasoning_tokens: 'int8',
   tokens_estimated: 'bool', cost_usd: 'numeric', status: 'int4', error_code: 'text', latency_ms: 'int4',
-  ttft_ms: 'int4', attempts: 'int4', streamed: 'bool',
+  ttft_ms: 'int4', attempts: 'int4', streamed: 'bool', request_bytes: 'int8', response_bytes: 'int8',
 };
 
 /** A billed request is one that named a model or has a cost; others are not ledger rows. */
@@ -77,6 +82,8 @@ export function rowFromRecord(r: Readonly<RequestRecord>): UsageRow {
     ttft_ms: r.ttfbMs === undefined ? null : Math.round(r.ttfbMs),
     attempts: r.attempts,
     streamed: r.streamed,
+    request_bytes: r.requestBytes ?? null,
+    response_bytes: r.responseBytes ?? null,
   };
 }
 

@@ -1,0 +1,60 @@
+import type { Diagnostic } from './diagnostics.js';
+import type { LoadedProject } from './load-project.js';
+import type { RouteSpec } from './types.js';
+import { locate } from './yaml-source.js';
+
+/** The wildcard a pass-through route's path ends in (path-to-regexp 8 syntax). */
+const WILDCARD = /\/\{\*[A-Za-z_][A-Za-z0-9_]*\}$/;
+
+/**
+ * Checks of pass-through routes (`operation: proxy`), once per route file: the provider
+ * exists and its auth type can authenticate a forwarded request (`credentialTypes`), the path
+ * ends in a `{*name}` wildcard under `strip_prefix`, and warnings for a route that forwards
+ * any path (no `allow`) or cannot be called by keys with a budget (no `charge_usd`).
+ */
+export function checkProxyRoutes(project: LoadedProject, credentialTypes: ReadonlySet<string>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const route of project.routes) {
+    if (route.operation !== 'proxy' || !route.proxy || seen.has(route.file)) continue;
+    seen.add(route.file);
+    const src = project.sources.get(route.file)!;
+    const report = (path: Array<string | number>, code: string, message: string, severity: Diagnostic['severity'] = 'error'): void => {
+      out.push({ file: src.file, ...locate(src, path), code, severity, message });
+    };
+    checkOne(route, project, credentialTypes, report);
+  }
+  return out;
+}
+
+type Report = (path: Array<string | number>, code: string, message: string, severity?: Diagnostic['severity']) => void;
+
+function checkOne(route: RouteSpec, project: LoadedProject, credentialTypes: ReadonlySet<string>, report: Report): void {
+  const proxy = route.proxy!;
+  if (route.handler !== 'proxy') report(['handler'], 'E_PROXY_HANDLER', `an operation: proxy route is served by the proxy handler; remove handler '${route.handler}'`);
+  if (!WILDCARD.test(route.path)) report(['path'], 'E_PROXY_PATH', `a pass-through path ends in a wildcard such as /{*rest} (got ${route.path})`);
+  const staticPart = route.path.replace(WILDCARD, '');
+  const prefix = proxy.strip_prefix ?? '';
+  if (prefix && staticPart !== prefix && !staticPart.startsWith(`${prefix}/`)) {
+    report(['proxy', 'strip_prefix'], 'E_PROXY_PATH', `strip_prefix '${prefix}' is not the start of the route path ${route.path}`);
+  }
+  const providers = project.config?.providers ?? {};
+  const provider = providers[proxy.provider];
+  if (!provider) {
+    report(['proxy', 'provider'], 'E_UNKNOWN_PROVIDER', `unknown provider '${proxy.provider}'; known: ${Object.keys(providers).join(', ')}`);
+  } else {
+    const auth = authTypeName(provider);
+    if (!credentialTypes.has(auth)) {
+      report(['proxy', 'provider'], 'E_PROXY_AUTH', `provider '${proxy.provider}' authenticates with auth type '${auth}', which pass-through routes cannot sign or authorize yet (supported: ${[...credentialTypes].join(', ')})`);
+    }
+  }
+  if (!proxy.allow) report(['proxy'], 'W_PROXY_NO_ALLOW', 'pass-through route without `allow`: every path of the provider is reachable with the provider\'s credentials; list the paths clients need', 'warning');
+  if (proxy.charge_usd === undefined) report(['proxy'], 'W_PROXY_NO_CHARGE', 'pass-through route without `charge_usd`: keys with a budget are refused (403 passthrough_not_billable) and others spend nothing on it', 'warning');
+}
+
+/** `auth.type` of a provider (the cloud providers declare one), else `api_key`. */
+function authTypeName(provider: object): string {
+  const auth = (provider as { auth?: unknown }).auth;
+  const type = auth && typeof auth === 'object' ? (auth as { type?: unknown }).type : undefined;
+  return typeof type === 'string' ? type : 'api_key';
+}

@@ -1,0 +1,44 @@
+import type { Middleware } from 'koa';
+import { createProxyEngine } from '../../calls/proxy/proxy-engine.js';
+import { assertPassthroughAllowed, forwardedRequest } from '../../calls/proxy/passthrough-access.js';
+import type { CompiledRoute } from '../../compile/runtime.js';
+import type { SharedServices } from '../services.js';
+import type { AppState } from '../state.js';
+import { openKeySpend } from '../steps/key-policy.js';
+
+/**
+ * The handler of pass-through routes (`operation: proxy`): the gateway's controls (provider
+ * allowlist, budget, path rules), then the request streams to the provider through the
+ * route's proxy, built once with its pipeline. A charge (`charge_usd`) is reserved before the
+ * request goes and settled when the answer ends: in full when the provider answered, at zero
+ * when it could not be reached. Errors before the answer are thrown, so they reach the client
+ * in the route's envelope; once the provider's status is out, Koa steps aside.
+ */
+export function proxyHandler(route: CompiledRoute, shared: SharedServices): Middleware<AppState> {
+  const plan = route.proxy;
+  if (!plan) throw new Error(`route ${route.spec.file}: operation proxy without a compiled proxy plan`);
+  const engine = plan.origin ? createProxyEngine(plan) : undefined;
+  return async (ctx) => {
+    const gw = ctx.state.gw;
+    const record = gw.record;
+    record.provider = plan.provider;
+    assertPassthroughAllowed(plan, gw.key, record.route ?? route.spec.file);
+    const forwarded = await forwardedRequest(plan, ctx.method, ctx.req.url ?? '/', ctx.req.headers, gw.requestId);
+    const charge = plan.chargeUsd ?? 0;
+    const hold = gw.key ? openKeySpend(gw.key, gw.owner, shared) : undefined;
+    if (hold && plan.chargeUsd !== undefined) await hold.reserve(charge, 0);
+    ctx.req.url = forwarded.url;
+    ctx.req.headers = forwarded.headers;
+    record.costUsd = 0;
+    record.attempts = 1;
+    const promise = engine!.forward(ctx.req, ctx.res, (totals) => {
+      record.requestBytes = totals.requestBytes;
+      record.responseBytes = totals.responseBytes;
+      record.costUsd = totals.answered ? charge : 0;
+      void hold?.settle(record.costUsd, 0);
+    });
+    await promise;
+    // The provider's status and headers are out and its body streams on: Koa writes nothing.
+    ctx.respond = false;
+  };
+}
