@@ -16,13 +16,14 @@ export function checkProxyRoutes(project: LoadedProject, credentialTypes: Readon
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const route of project.routes) {
-    if (route.operation !== 'proxy' || !route.proxy || seen.has(route.file)) continue;
+    if (!route.proxy || seen.has(route.file)) continue;
     seen.add(route.file);
     const src = project.sources.get(route.file)!;
     const report = (path: Array<string | number>, code: string, message: string, severity: Diagnostic['severity'] = 'error'): void => {
       out.push({ file: src.file, ...locate(src, path), code, severity, message });
     };
-    checkOne(route, project, credentialTypes, report);
+    if (route.operation === 'proxy') checkOne(route, project, credentialTypes, report);
+    else report(['proxy'], 'E_PROXY_OPERATION', `a proxy block is read on operation: proxy routes only (this route's operation is '${route.operation}')`);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { Agent as HttpAgent, type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
@@ -6,14 +6,15 @@ import type { ProxyPlan } from '../../compile/proxy-plan.js';
 import { errors, type GatewayError } from '../../errors/gateway-error.js';
 import { answerHeaders } from './proxy-headers.js';
 
-/** What one forwarded exchange sent and received, reported when the response has ended. */
+/**
+ * What one forwarded exchange sent and received, counted as the bytes pass (the request's
+ * record is one: its access log line and ledger row read it when the response closes).
+ */
 export interface ExchangeTotals {
   /** Body bytes read from the client and sent upstream. */
-  requestBytes: number;
+  requestBytes?: number;
   /** Body bytes of the upstream answer passed to the client. */
-  responseBytes: number;
-  /** True when the upstream answered (its status reached the client). */
-  answered: boolean;
+  responseBytes?: number;
 }
 
 /** The proxy of one pass-through route: created once when its pipeline is built. */
@@ -23,14 +24,25 @@ export interface ProxyEngine {
    * upstream's status and headers have been passed on (the body then streams on its own);
    * rejects with a GatewayError (502 `upstream_unreachable`, 504 `upstream_timeout`) when the
    * upstream failed before answering, so the caller answers in the route's envelope.
-   * `onEnd` runs once when the response is over, whatever happened.
+   * `totals` is counted into as bytes pass; `hooks.answered` runs as the upstream's status
+   * arrives (before any byte of it goes out), `hooks.ended` once the response is over,
+   * whatever happened.
    */
-  forward(req: IncomingMessage, res: ServerResponse, onEnd: (totals: ExchangeTotals) => void): Promise<void>;
+  forward(req: IncomingMessage, res: ServerResponse, totals: ExchangeTotals, hooks: ExchangeHooks): Promise<void>;
+}
+
+/** What the caller hears of one exchange (each called once at most, synchronously). */
+export interface ExchangeHooks {
+  /** The upstream's status and headers arrived (as they will be passed on). */
+  answered(headers: IncomingHttpHeaders): void;
+  ended(answered: boolean): void;
 }
 
 /** Per-request state the proxy's event handlers reach through the request. */
 interface Exchange {
   totals: ExchangeTotals;
+  hooks: ExchangeHooks;
+  answered: boolean;
   timedOut?: number;
   /** Cuts the upstream request (set once it exists). */
   abortUpstream?: (e: Error) => void;
@@ -61,10 +73,11 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
     proxy.on('proxyRes', (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) => {
       const x = exchanges.get(req);
       if (!x) return;
-      x.totals.answered = true;
+      x.answered = true;
       clearTimers(x);
       answerHeaders(proxyRes.headers);
-      proxyRes.on('data', (chunk: Buffer) => { x.totals.responseBytes += chunk.length; });
+      x.hooks.answered(proxyRes.headers);
+      proxyRes.on('data', (chunk: Buffer) => { x.totals.responseBytes = (x.totals.responseBytes ?? 0) + chunk.length; });
       // An upstream that breaks off mid-answer breaks the client's answer off too (never a hang).
       proxyRes.once('close', () => { if (!proxyRes.complete) res.destroy(); });
       // The answer streams on: the whole-exchange deadline still holds.
@@ -111,18 +124,20 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
       socket.once('connect', () => clearTimeout(connect));
     }
     proxyReq.setTimeout(idleMs, fail(idleMs));
-    req.on('data', (chunk: Buffer) => { x.totals.requestBytes += chunk.length; });
+    req.on('data', (chunk: Buffer) => { x.totals.requestBytes = (x.totals.requestBytes ?? 0) + chunk.length; });
     proxyReq.once('finish', () => {
-      if (!x.totals.answered) x.timers.push(setTimeout(fail(firstByteMs), firstByteMs).unref());
+      if (!x.answered) x.timers.push(setTimeout(fail(firstByteMs), firstByteMs).unref());
     });
   }
 
   return {
-    forward(req, res, onEnd) {
+    forward(req, res, totals, hooks) {
       return new Promise<void>((resolve, reject) => {
         let settled = false;
         const x: Exchange = {
-          totals: { requestBytes: 0, responseBytes: 0, answered: false },
+          totals,
+          hooks,
+          answered: false,
           timers: [],
           resolve: () => { if (!settled) { settled = true; resolve(); } },
           reject: (e) => { if (!settled) { settled = true; reject(e); } },
@@ -138,7 +153,7 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
           clearTimers(x);
           // The client went away before an answer: nothing is left to write.
           x.reject(errors.upstreamUnreachable(plan.provider));
-          onEnd(x.totals);
+          hooks.ended(x.answered);
         });
         void middleware(req, res, (err?: unknown) => x.reject(err ? errors.upstreamUnreachable(plan.provider) : errors.internal()));
       });

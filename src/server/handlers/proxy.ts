@@ -31,14 +31,18 @@ export function proxyHandler(route: CompiledRoute, shared: SharedServices): Midd
     ctx.req.headers = forwarded.headers;
     record.costUsd = 0;
     record.attempts = 1;
-    const promise = engine!.forward(ctx.req, ctx.res, (totals) => {
-      record.requestBytes = totals.requestBytes;
-      record.responseBytes = totals.responseBytes;
-      record.costUsd = totals.answered ? charge : 0;
-      void hold?.settle(record.costUsd, 0);
+    record.requestBytes = 0;
+    record.responseBytes = 0;
+    await engine!.forward(ctx.req, ctx.res, record, {
+      // The provider answered: the charge holds (a failure before this settles at zero). Set
+      // before the answer's bytes go out, so the record is complete when the response closes.
+      answered: (headers) => {
+        record.costUsd = charge;
+        record.streamed = String(headers['content-type'] ?? '').startsWith('text/event-stream');
+      },
+      ended: (answered) => void hold?.settle(answered ? charge : 0, 0),
     });
-    await promise;
-    // The provider's status and headers are out and its body streams on: Koa writes nothing.
+    // Its status and headers are out and its body streams on: Koa writes nothing.
     ctx.respond = false;
   };
 }
