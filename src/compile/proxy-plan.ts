@@ -1,36 +1,9 @@
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
-import { credentialsFor, authTypeOf, type RequestCredentials } from '../providers/request-credentials.js';
-import { resolvePolicy, type RoutingPolicy } from '../routing/policy.js';
+import { credentialsFor, authTypeOf } from '../providers/request-credentials.js';
+import { resolvePolicy } from '../routing/policy.js';
 import { compileModelGlobs } from './keys.js';
 import { dialects } from './registry.js';
-import type { ResolvedProvider } from './runtime.js';
-
-/**
- * A pass-through route (`operation: proxy`) compiled against its provider: where requests go,
- * which paths may go, what each costs and how it is authenticated. Built once per compile.
- */
-export interface ProxyPlan {
-  /** The provider's name (the ledger row's and the key allowlist's). */
-  readonly provider: string;
-  /** Normalised `strip_prefix` ('' when none). */
-  readonly stripPrefix: string;
-  /** Origin of the upstream (`scheme://host[:port]`): the proxy's target. */
-  readonly origin: string;
-  /** Path of `upstream_base` without its trailing slash ('' for an origin). */
-  readonly basePath: string;
-  /** Compiled `allow` globs (undefined: every path). */
-  readonly allow?: readonly RegExp[];
-  /** `charge_usd` as a number, when declared. */
-  readonly chargeUsd?: number;
-  /** The provider's deadlines (its `routing.timeouts` over the global ones). */
-  readonly timeouts: RoutingPolicy['timeouts'];
-  /** Headers that authenticate one request as the provider. */
-  readonly credentials: RequestCredentials;
-  /** Extra headers the provider declares (`providers.<name>.headers`), set when the client sent none. */
-  readonly headers: Readonly<Record<string, string>>;
-  /** The environment variable the provider still needs (the route answers 503 until it is set). */
-  readonly missing?: string;
-}
+import type { ProxyPlan, ResolvedProvider } from './runtime.js';
 
 /** Why a pass-through route cannot be served (compile reports it at the route file). */
 export class ProxyPlanError extends Error {}

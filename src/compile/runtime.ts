@@ -1,4 +1,4 @@
-import type { ProxyPlan } from './proxy-plan.js';
+import type { RequestCredentials } from '../providers/request-credentials.js';
 import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { RequestValidator } from '../config/request-schema.js';
@@ -28,6 +28,33 @@ export interface CompiledRoute {
   readonly tunableParameters: ReadonlySet<string>;
   /** A pass-through route's plan (`operation: proxy`), compiled against its provider. */
   readonly proxy?: ProxyPlan;
+}
+
+/**
+ * A pass-through route (`operation: proxy`) compiled against its provider: where requests go,
+ * which paths may go, what each costs and how it is authenticated. Built once per compile.
+ */
+export interface ProxyPlan {
+  /** The provider's name (the ledger row's and the key allowlist's). */
+  readonly provider: string;
+  /** Normalised `strip_prefix` ('' when none). */
+  readonly stripPrefix: string;
+  /** Origin of the upstream (`scheme://host[:port]`): the proxy's target. */
+  readonly origin: string;
+  /** Path of `upstream_base` without its trailing slash ('' for an origin). */
+  readonly basePath: string;
+  /** Compiled `allow` globs (undefined: every path). */
+  readonly allow?: readonly RegExp[];
+  /** `charge_usd` as a number, when declared. */
+  readonly chargeUsd?: number;
+  /** The provider's deadlines (its `routing.timeouts` over the global ones). */
+  readonly timeouts: RoutingPolicy['timeouts'];
+  /** Headers that authenticate one request as the provider. */
+  readonly credentials: RequestCredentials;
+  /** Extra headers the provider declares (`providers.<name>.headers`), set when the client sent none. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The environment variable the provider still needs (the route answers 503 until it is set). */
+  readonly missing?: string;
 }
 
 /** A provider resolved against the environment. */

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { providerNotAllowed } from '../../billing/billing-errors.js';
-import type { ProxyPlan } from '../../compile/proxy-plan.js';
-import type { KeyEntry } from '../../compile/runtime.js';
+import type { KeyEntry, ProxyPlan } from '../../compile/runtime.js';
 import { errors, gatewayError } from '../../errors/gateway-error.js';
 import { forwardedHeaders } from './proxy-headers.js';
 import { upstreamPathOf } from './proxy-path.js';

@@ -2,7 +2,7 @@ import { Agent as HttpAgent, type ClientRequest, type IncomingHttpHeaders, type 
 import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
-import type { ProxyPlan } from '../../compile/proxy-plan.js';
+import type { ProxyPlan } from '../../compile/runtime.js';
 import { errors, type GatewayError } from '../../errors/gateway-error.js';
 import { answerHeaders } from './proxy-headers.js';
 
