@@ -125,4 +125,3 @@ function missingPathField(template: CompiledTemplate, call: OperationCall): Erro
   return errors.invalidRequest(`'${field}' is required by model '${call.model.id}'.`, 'missing_field', { field });
 }
 
-export type { Evaluator };
