@@ -16,6 +16,7 @@ import { readiness } from './handlers/readiness.js';
 import { uploadFile } from './handlers/upload-file.js';
 import { proxyHandler } from './handlers/proxy.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
+import { uploadRootOf } from '../store/upload-root.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SharedServices } from './services.js';
 import type { AppState } from './state.js';
@@ -91,6 +92,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
   const fetchPolicy = config.limits.fetch ?? configDefaults.limits.fetch!;
   const fetchMedia = createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms });
   const scope = { runtime, lifecycle };
+  const uploadRoot = uploadRootOf(config.files);
   const router = new Router<AppState>();
   // Wildcard routes (`/passthrough/openai/{*rest}`) are tried after every other route, so
   // they never swallow a sibling path another route declares.
@@ -104,7 +106,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     if (route.spec.auth === 'admin') steps.push(authenticateAdmin(shared, anonymousWhen[route.spec.handler]));
     if (route.spec.auth === 'admin-or-key') steps.push(authenticateAdminOrKey(shared), keyPolicy(shared));
     // A pass-through route streams the body it never reads.
-    if (route.spec.method !== 'GET' && !route.proxy) steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
+    if (route.spec.method !== 'GET' && !route.proxy) steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes, uploadRoot), validateBody(route));
     steps.push(handler(shared, { ...scope, route }));
     (isWildcard(route.spec.path) ? wildcards : router).register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
     if (!/[:*{]/.test(route.spec.path)) exact.add(route.spec.method, route.spec.path, { name: route.spec.file, steps: compose(steps), probe: probeHandlers.has(route.spec.handler) });
