@@ -12,7 +12,7 @@ export class ProxyPlanError extends Error {}
 export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string, ResolvedProvider>, config: GatewayConfig): ProxyPlan {
   const block = spec.proxy!;
   const provider = providers.get(block.provider);
-  if (!provider) throw new ProxyPlanError(`proxy.provider: unknown provider '${block.provider}'`);
+  if (!provider) return unservedPlan(spec, `providers.${block.provider}`, config);
   const dialect = dialects.get(provider.spec.type);
   const credentials = credentialsFor({
     name: provider.name,
@@ -43,6 +43,20 @@ export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string,
     credentials,
     headers: Object.freeze(lowercaseKeys(provider.spec.headers ?? {})),
     missing: provider.missing ?? (url ? undefined : `${provider.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`),
+  });
+}
+
+/** The plan of a route whose provider is not declared: every request answers 400 provider_not_configured. */
+function unservedPlan(spec: RouteSpec, missing: string, config: GatewayConfig): ProxyPlan {
+  return Object.freeze({
+    provider: spec.proxy!.provider,
+    stripPrefix: '',
+    origin: '',
+    basePath: '',
+    timeouts: resolvePolicy([config.routing]).timeouts,
+    credentials: () => ({}),
+    headers: {},
+    missing,
   });
 }
 

@@ -7,8 +7,9 @@ import { locate } from './yaml-source.js';
 const WILDCARD = /\/\{\*[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /**
- * Checks of pass-through routes (`operation: proxy`), once per route file: the provider
- * exists and its auth type can authenticate a forwarded request (`credentialTypes`), the path
+ * Checks of pass-through routes (`operation: proxy`), once per route file: the provider's auth
+ * type can authenticate a forwarded request (`credentialTypes`; an undeclared provider is a
+ * warning: the route stays unserved until it is declared), the path
  * ends in a `{*name}` wildcard under `strip_prefix`, and warnings for a route that forwards
  * any path (no `allow`) or cannot be called by keys with a budget (no `charge_usd`).
  */
@@ -42,7 +43,8 @@ function checkOne(route: RouteSpec, project: LoadedProject, credentialTypes: Rea
   const providers = project.config?.providers ?? {};
   const provider = providers[proxy.provider];
   if (!provider) {
-    report(['proxy', 'provider'], 'E_UNKNOWN_PROVIDER', `unknown provider '${proxy.provider}'; known: ${Object.keys(providers).join(', ')}`);
+    // The shipped routes name openai and anthropic: a config without them still starts.
+    report(['proxy', 'provider'], 'W_PROXY_PROVIDER', `provider '${proxy.provider}' is not declared (known: ${Object.keys(providers).join(', ')}); the route answers 400 provider_not_configured until it is`, 'warning');
   } else {
     const auth = authTypeName(provider);
     if (!credentialTypes.has(auth)) {
