@@ -30,6 +30,8 @@ export function createAccessLog(logger: Logger): (record: Readonly<RequestRecord
       streamed: r.streamed,
       tokens: u ? { input: u.input, output: u.output, cached_input: u.cachedInput, reasoning: u.reasoning, estimated: u.estimated } : undefined,
       cost_usd: r.costUsd,
+      request_bytes: r.requestBytes,
+      response_bytes: r.responseBytes,
       attempts: r.attempts,
       fallback_reason: r.fallbackReason,
       ttfb_ms: r.ttfbMs,
