@@ -1,6 +1,7 @@
 import type { Diagnostic } from './diagnostics.js';
 import type { LoadedProject } from './load-project.js';
 import type { RouteSpec } from './types.js';
+import { suggest } from './did-you-mean.js';
 import { locate } from './yaml-source.js';
 
 /** The wildcard a pass-through route's path ends in (path-to-regexp 8 syntax). */
@@ -17,7 +18,14 @@ export function checkProxyRoutes(project: LoadedProject, credentialTypes: Readon
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const route of project.routes) {
-    if (!route.proxy || seen.has(route.file)) continue;
+    if (seen.has(route.file)) continue;
+    if (!route.proxy && route.handler === 'proxy') {
+      seen.add(route.file);
+      const src = project.sources.get(route.file)!;
+      out.push({ file: src.file, ...locate(src, ['handler']), code: 'E_PROXY_HANDLER', severity: 'error', message: 'handler proxy serves operation: proxy routes with a proxy block only' });
+      continue;
+    }
+    if (!route.proxy) continue;
     seen.add(route.file);
     const src = project.sources.get(route.file)!;
     const report = (path: Array<string | number>, code: string, message: string, severity: Diagnostic['severity'] = 'error'): void => {
@@ -43,8 +51,10 @@ function checkOne(route: RouteSpec, project: LoadedProject, credentialTypes: Rea
   const providers = project.config?.providers ?? {};
   const provider = providers[proxy.provider];
   if (!provider) {
-    // The shipped routes name openai and anthropic: a config without them still starts.
-    report(['proxy', 'provider'], 'W_PROXY_PROVIDER', `provider '${proxy.provider}' is not declared (known: ${Object.keys(providers).join(', ')}); the route answers 400 provider_not_configured until it is`, 'warning');
+    // The shipped routes name openai and anthropic: a config without them starts, quietly (the
+    // routes answer 400 provider_not_configured); a name close to a declared one is a typo.
+    const hint = suggest(proxy.provider, Object.keys(providers));
+    if (hint) report(['proxy', 'provider'], 'W_PROXY_PROVIDER', `provider '${proxy.provider}' is not declared; did you mean '${hint}'? The route answers 400 provider_not_configured until it is`, 'warning');
   } else {
     const auth = authTypeName(provider);
     if (!credentialTypes.has(auth)) {

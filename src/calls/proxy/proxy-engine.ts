@@ -43,6 +43,8 @@ interface Exchange {
   totals: ExchangeTotals;
   hooks: ExchangeHooks;
   answered: boolean;
+  /** performance.now() when the exchange began (the total deadline counts from it). */
+  startedAt: number;
   timedOut?: number;
   /** Cuts the upstream request (set once it exists). */
   abortUpstream?: (e: Error) => void;
@@ -106,9 +108,8 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
     plugins: [events],
   });
 
-  const started = new WeakMap<Exchange, number>();
   function remaining(x: Exchange, total: number): number {
-    return Math.max(1, total - (performance.now() - (started.get(x) ?? performance.now())));
+    return Math.max(1, total - (performance.now() - x.startedAt));
   }
 
   function watchRequest(x: Exchange, proxyReq: ClientRequest, req: IncomingMessage): void {
@@ -138,12 +139,12 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
           totals,
           hooks,
           answered: false,
+          startedAt: performance.now(),
           timers: [],
           resolve: () => { if (!settled) { settled = true; resolve(); } },
           reject: (e) => { if (!settled) { settled = true; reject(e); } },
         };
         exchanges.set(req, x);
-        started.set(x, performance.now());
         x.timers.push(setTimeout(() => {
           x.timedOut = totalMs;
           if (x.abortUpstream) x.abortUpstream(new Error('upstream timeout'));
