@@ -35,6 +35,7 @@ describe('e2e/passthrough: provider pass-through routes (http-proxy-middleware)'
   const plain: PassthroughKey = { key: 'sk-pt-plain-0123456789', name: 'plain' };
   const budgeted: PassthroughKey = { key: 'sk-pt-budget-0123456789', name: 'budgeted', budget: { usd: 0.003, period: 'total' } };
   const anthropicOnly: PassthroughKey = { key: 'sk-pt-anthropic-only-0123', name: 'anthropic-only', providers: ['anthropic*'] };
+  const twoPerMinute: PassthroughKey = { key: 'sk-pt-rpm-0123456789', name: 'rpm-2', rpm: 2 };
   let openai: FakeProvider;
   let anthropic: FakeProvider;
   let gw: TestGateway;
@@ -43,7 +44,7 @@ describe('e2e/passthrough: provider pass-through routes (http-proxy-middleware)'
     openai = await startFakeProvider('openai', PROVIDER_KEYS.openai);
     anthropic = await startFakeProvider('anthropic', PROVIDER_KEYS.anthropic);
     const dead = `http://127.0.0.1:${await closedPort()}`;
-    gw = await startGateway({ configPath: writePassthroughProject({ openai: openai.url, anthropic: anthropic.url, dead }, [plain, budgeted, anthropicOnly]), env: passthroughEnv });
+    gw = await startGateway({ configPath: writePassthroughProject({ openai: openai.url, anthropic: anthropic.url, dead }, [plain, budgeted, anthropicOnly, twoPerMinute]), env: passthroughEnv });
   });
   after(async () => {
     await gw?.close();
@@ -202,6 +203,16 @@ describe('e2e/passthrough: provider pass-through routes (http-proxy-middleware)'
     const ok = await raw(gw.url, '/passthrough/openai//v1//files/./x/../file-missing', plain.key);
     expect(ok.status).to.equal(404);
     expect(openai.received.at(-1)!.url).to.equal('/v1/files/file-missing');
+  });
+
+  it("applies the key's rpm to pass-through requests", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${gw.url}/passthrough/openai/v1/files/file-missing`, { headers: { authorization: `Bearer ${twoPerMinute.key}` } });
+      statuses.push(r.status);
+      await r.arrayBuffer();
+    }
+    expect(statuses).to.deep.equal([404, 404, 429]);
   });
 
   it('keeps static sibling paths and the gateway key check in front of a wildcard route', async () => {
