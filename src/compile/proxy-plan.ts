@@ -14,12 +14,18 @@ export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string,
   const provider = providers.get(block.provider);
   if (!provider) return unservedPlan(spec, `providers.${block.provider}`, config);
   const dialect = dialects.get(provider.spec.type);
+  // A type's key headers may carry defaults beside the key (Anthropic's anthropic-version and
+  // beta list): those go with the provider's headers, which a client's own values override (a
+  // client trying a new beta sends its own anthropic-beta); only the key itself is forced.
+  const typeHeaders = dialect ? lowercaseKeys(dialect.authHeaders(provider.apiKey ?? '', provider.spec.options ?? {})) : {};
+  const isSecret = (value: string): boolean => Boolean(provider.apiKey) && value.includes(provider.apiKey!);
   const credentials = credentialsFor({
     name: provider.name,
     spec: provider.spec,
     apiKey: provider.apiKey,
-    keyHeaders: dialect ? (key) => dialect.authHeaders(key, provider.spec.options ?? {}) : undefined,
+    keyHeaders: dialect ? (key) => Object.fromEntries(Object.entries(lowercaseKeys(dialect.authHeaders(key, provider.spec.options ?? {}))).filter(([, v]) => v.includes(key))) : undefined,
   });
+  const defaults = Object.fromEntries(Object.entries(typeHeaders).filter(([, v]) => v !== '' && !isSecret(v) && !/^(Bearer )?$/.test(v)));
   if (!credentials) {
     throw new ProxyPlanError(`provider '${provider.name}' authenticates with auth type '${authTypeOf(provider.spec)}', which pass-through routes cannot authorize yet`);
   }
@@ -41,7 +47,7 @@ export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string,
     chargeUsd: charge,
     timeouts: resolvePolicy([config.routing, provider.spec.routing], provider.spec.timeout_ms ?? config.server.upstream_timeout_ms).timeouts,
     credentials,
-    headers: Object.freeze(lowercaseKeys(provider.spec.headers ?? {})),
+    headers: Object.freeze({ ...defaults, ...lowercaseKeys(provider.spec.headers ?? {}) }),
     missing: provider.missing ?? (url ? undefined : `${provider.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`),
   });
 }

@@ -87,13 +87,16 @@ describe('e2e/passthrough: provider pass-through routes (http-proxy-middleware)'
   it('passes a streamed SSE answer byte for byte, which the Anthropic SDK reads', async () => {
     const res = await fetch(`${gw.url}/pt/anthropic/v1/messages`, {
       method: 'POST',
-      headers: { 'x-api-key': plain.key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      headers: { 'x-api-key': plain.key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'brand-new-beta-2026-11-28' },
       body: JSON.stringify({ model: 'claude-pt', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).to.equal(200);
     expect(res.headers.get('content-type')).to.equal('text/event-stream; charset=utf-8');
     expect(Buffer.from(await res.arrayBuffer()).equals(Buffer.from(anthropic.sse))).to.equal(true);
     expect(anthropic.received.at(-1)!.headers['x-api-key']).to.equal(PROVIDER_KEYS.anthropic);
+    // The client's own beta header reaches the provider (a beta API on the day it ships).
+    expect(anthropic.received.at(-1)!.headers['anthropic-beta']).to.equal('brand-new-beta-2026-11-28');
+    expect(anthropic.received.at(-1)!.headers['anthropic-version']).to.equal('2023-06-01');
 
     const client = new Anthropic({ apiKey: plain.key, baseURL: `${gw.url}/pt/anthropic`, maxRetries: 0 });
     const stream = client.messages.stream({ model: 'claude-pt', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] });
