@@ -7,8 +7,8 @@
 import { Writable } from 'node:stream';
 import { createAccessLog } from '../src/observability/access-log.js';
 import { createGatewayMetrics } from '../src/observability/metrics.js';
-import { createLogger } from '../src/server/logger.js';
-import type { RequestRecord } from '../src/server/request-record.js';
+import { createLogger } from '../src/observability/logger.js';
+import type { RequestRecord } from '../src/calls/request-record.js';
 
 const N = Number(process.env.BENCH_N ?? 300_000);
 const models = ['openai/gpt-4.1-mini', 'anthropic/claude-sonnet-4', 'sandbox/echo-1'];

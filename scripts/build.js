@@ -19,7 +19,7 @@
 // 3. Write dist/build-id (a new random id per build: results the startup cache keeps from config
 //    checks belong to the build that made them, src/config/remembered-checks.ts), precompile the
 //    config meta-schemas' validators and fill the startup cache for the shipped config
-//    (src/config/precompile-schemas.ts).
+//    (src/cli/precompile-schemas.ts).
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -88,7 +88,7 @@ async function bundle() {
   const external = [...Object.keys(dependencies).filter((d) => !INLINED.has(d)).flatMap((d) => [d, `${d}/*`]), ...OPTIONAL_EXTERNALS];
   for (const f of readdirSync(cliDir)) if (f.startsWith('chunk-')) rmSync(join(cliDir, f));
   await build({
-    entryPoints: { main: join(cliDir, 'main.js'), precompile: join(root, 'dist', 'src', 'config', 'precompile-schemas.js') },
+    entryPoints: { main: join(cliDir, 'main.js'), precompile: join(cliDir, 'precompile-schemas.js') },
     outdir: cliDir,
     allowOverwrite: true,
     bundle: true,

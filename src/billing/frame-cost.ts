@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { SseFrame } from '../codecs/codec.js';
 import { isRecord } from '../codecs/shared/json.js';
 import { formatUsd } from './usd.js';
-import { withData } from '../codecs/shared/sse-frame.js';
+import { withData } from '../sse-frame.js';
 
 /**
  * Writes `usage.cost` (USD) into response bodies and stream frames, whatever the surface: the

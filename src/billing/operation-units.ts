@@ -1,6 +1,5 @@
 import { isRecord } from '../codecs/shared/json.js';
 import { decodeBase64Strict } from '../codecs/shared/base64.js';
-import { UploadedMedia } from '../mapping/media.js';
 import { estimateAudioSeconds, readWavSeconds } from './audio-duration.js';
 import type { PricingUnit } from './pricing.js';
 import { ESTIMATE_CHARS_PER_TOKEN, countTokensWorstCase } from './token-counter.js';
@@ -16,6 +15,11 @@ export interface UnitRequest {
   body: Readonly<Record<string, unknown>>;
   /** Bytes of a file the caller uploaded (for `file_id` audio), when available. */
   readFile?: (fileId: string) => Promise<Uint8Array | undefined>;
+  /**
+   * Bytes of an uploaded multipart part (the body's `file` field), when `value` is one; the
+   * caller knows the upload's type (billing knows no mapping transport).
+   */
+  readUpload?: (value: unknown) => Promise<Uint8Array> | undefined;
 }
 
 /** The result as unit rules see it. */
@@ -118,7 +122,8 @@ async function estimateAudioSecondsOf(r: UnitRequest): Promise<UnitEstimate> {
 }
 
 async function readRequestAudio(r: UnitRequest): Promise<Uint8Array | undefined> {
-  if (r.body.file instanceof UploadedMedia) return (await r.body.file.read()).bytes;
+  const upload = r.readUpload?.(r.body.file);
+  if (upload) return upload;
   const encoded = r.body.audio_base64;
   if (typeof encoded === 'string' && encoded.length > 0) {
     const comma = encoded.startsWith('data:') ? encoded.indexOf(',') : -1;

@@ -1,8 +1,13 @@
 import type { WebSocket } from 'ws';
-import type { RealtimeClaims } from '../providers/types.js';
 import type { Pricing } from './pricing.js';
 import type { SpendHold } from './spend-hold.js';
 import { roundUsd } from './usd.js';
+
+/** The limits a realtime session was granted (its signed claims carry them). */
+export interface RealtimeSessionTerms {
+  readonly max_duration_seconds: number;
+  readonly max_budget_usd: number;
+}
 
 /** Close code of a session ended by its budget or duration (1000: normal closure). */
 export const REALTIME_LIMIT_CLOSE_CODE = 1000;
@@ -10,7 +15,7 @@ export const REALTIME_LIMIT_CLOSE_CODE = 1000;
 export const REALTIME_BUDGET_EXHAUSTED_CLOSE_CODE = 1008;
 
 /** How long a session may last: the shorter of its duration and what its budget buys. */
-export function realtimeSessionLimit(claims: Pick<RealtimeClaims, 'max_duration_seconds' | 'max_budget_usd'>, pricing: Pricing): { seconds: number; reason: 'max_budget_reached' | 'max_duration_reached' } {
+export function realtimeSessionLimit(claims: RealtimeSessionTerms, pricing: Pricing): { seconds: number; reason: 'max_budget_reached' | 'max_duration_reached' } {
   const perSecond = pricing.audio_second ?? 0;
   const affordable = perSecond > 0 ? claims.max_budget_usd / perSecond : Infinity;
   return affordable < claims.max_duration_seconds
@@ -26,7 +31,7 @@ export function realtimeSessionLimit(claims: Pick<RealtimeClaims, 'max_duration_
  * it opens (closed at once with 1008 `budget_exhausted` when it cannot be) and settled with the
  * elapsed time when it closes.
  */
-export function meterRealtimeSession(socket: WebSocket, claims: RealtimeClaims, pricing: Pricing, hold?: SpendHold, now: () => number = Date.now): void {
+export function meterRealtimeSession(socket: WebSocket, claims: RealtimeSessionTerms, pricing: Pricing, hold?: SpendHold, now: () => number = Date.now): void {
   const startedAt = now();
   const limit = realtimeSessionLimit(claims, pricing);
   const perSecond = pricing.audio_second ?? 0;

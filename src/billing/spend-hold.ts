@@ -1,6 +1,6 @@
 /**
  * A call's hold on its API key's token limit and spend budget (implemented by the key policy
- * in src/server/steps/key-policy.ts): reserve the worst case before the call, settle the real
+ * in src/calls/key-spend.ts): reserve the worst case before the call, settle the real
  * cost after it.
  */
 export interface SpendHold {

@@ -111,6 +111,12 @@ function promptParts(request: Conversation): { texts: string[]; images: number; 
       switch (part.type) {
         case 'text': case 'thinking': texts.push(part.text); break;
         case 'image': images++; break;
+        // A document's text is unknown until the provider reads it: its base64 size bounds it
+        // (one token per 3 characters), a URL or file id counts as an image does.
+        case 'file':
+          if (part.source.kind === 'base64') framing += Math.ceil(part.source.data.length / 3);
+          else images++;
+          break;
         case 'tool_call': texts.push(part.name, part.arguments); framing += 4; break;
         case 'tool_result':
           if (typeof part.content === 'string') texts.push(part.content);

@@ -58,19 +58,41 @@ function restartOnlyChanges(before: GatewayConfig, after: GatewayConfig): string
   return RESTART_ONLY.filter(([, read]) => read(before) !== read(after)).map(([name]) => name);
 }
 
-/** Reloads on SIGHUP, logging the outcome (refusals with every finding at file:line:col). */
+/**
+ * Reloads on SIGHUP, logging the outcome (refusals with every finding at file:line:col).
+ *
+ * A reload compiles the whole config on the event loop (tens of ms; the first one after a start
+ * several hundred). SIGHUPs are coalesced: one that arrives while a reload is queued or running
+ * asks for one more reload, which reads the files as they are when it runs, and each reload runs
+ * in its own loop turn (setImmediate), after the I/O that waited for the previous one. A storm of
+ * signals (a config-management tool sending one per file it touched) thus costs one or two
+ * compiles, not one per signal back to back with every stream in flight stalled meanwhile. A
+ * reload that throws (it should not) is logged and leaves the running config serving: an
+ * exception out of a signal handler would end the process and every request in flight.
+ */
 export function reloadOnHangup(configPath: string, gw: RunningGateway, logger: Logger, onNewKey: (key: string) => void): () => void {
-  const onHangup = () => {
-    const outcome = reloadGateway(configPath, gw);
-    if (!outcome.applied) {
-      logger.error({ findings: outcome.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) }, 'config reload refused; keeping the running config');
-      return;
+  let queued = false;
+  const reloadNow = () => {
+    queued = false;
+    try {
+      const outcome = reloadGateway(configPath, gw);
+      if (!outcome.applied) {
+        logger.error({ findings: outcome.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic) }, 'config reload refused; keeping the running config');
+        return;
+      }
+      const runtime = gw.store.current();
+      logger.level = runtime.config.server.log_level;
+      if (outcome.restartNeeded.length > 0) logger.warn({ settings: outcome.restartNeeded }, 'config reloaded; these settings take effect only after a restart');
+      logger.info({ models: runtime.models.size, routes: runtime.routes.length, warnings: outcome.diagnostics.length || undefined }, 'config reloaded');
+      if (outcome.newGeneratedKey) onNewKey(outcome.newGeneratedKey);
+    } catch (e) {
+      logger.error({ err: { message: (e as Error)?.message } }, 'config reload failed; keeping the running config');
     }
-    const runtime = gw.store.current();
-    logger.level = runtime.config.server.log_level;
-    if (outcome.restartNeeded.length > 0) logger.warn({ settings: outcome.restartNeeded }, 'config reloaded; these settings take effect only after a restart');
-    logger.info({ models: runtime.models.size, routes: runtime.routes.length, warnings: outcome.diagnostics.length || undefined }, 'config reloaded');
-    if (outcome.newGeneratedKey) onNewKey(outcome.newGeneratedKey);
+  };
+  const onHangup = () => {
+    if (queued) return;
+    queued = true;
+    setImmediate(reloadNow);
   };
   process.on('SIGHUP', onHangup);
   return () => process.off('SIGHUP', onHangup);

@@ -4,7 +4,7 @@ import { compile } from '../compile/compile.js';
 import { formatDiagnostic } from '../config/diagnostics.js';
 import { loadProject } from '../config/load-project.js';
 import { releaseMetaSchemas } from '../config/meta-schema.js';
-import { createLogger } from '../server/logger.js';
+import { createLogger } from '../observability/logger.js';
 import { startGateway } from '../server/start.js';
 import { pidFilePath, reloadOnHangup } from './reload.js';
 

@@ -4,7 +4,7 @@ import { loadProject } from '../config/load-project.js';
 import { rememberedConfigHash } from '../fleet/config-hash.js';
 import { readFleet } from '../fleet/fleet.js';
 import { connectRedis } from '../store/redis-connection.js';
-import { storeKindOf } from '../store/redis-url.js';
+import { storeKindName, storeKindOf } from '../store/redis-url.js';
 
 /**
  * `gateway status`: the fleet as published in the shared store (instances alive in the last
@@ -33,9 +33,9 @@ export async function runStatus(configPath: string, format: 'text' | 'json'): Pr
     const members = await readFleet(conn);
     const rows = members.map((m) => ({ ...m, same_config: m.config_hash === own }));
     if (format === 'json') {
-      console.log(JSON.stringify({ store: conn.kind, config_hash: own, instances: rows }, null, 2));
+      console.log(JSON.stringify({ store: storeKindName(conn.kind), config_hash: own, instances: rows }, null, 2));
     } else {
-      console.log(`store: ${conn.kind}   this config: ${own.slice(0, 12)}   instances: ${rows.length}`);
+      console.log(`store: ${storeKindName(conn.kind)}   this config: ${own.slice(0, 12)}   instances: ${rows.length}`);
       const width = Math.max(8, ...rows.map((r) => r.instance_id.length));
       console.log(`${'INSTANCE'.padEnd(width)}  CONFIG        PID      STARTED                   SEEN`);
       for (const r of rows) {

@@ -1,15 +1,8 @@
+import type { SseFrame } from '../sse-frame.js';
 import type { Conversation, InternalResponse, StreamEvent } from './internal.js';
 
-/** One server-sent event as written on (or read off) the wire. */
-export interface SseFrame {
-  event?: string;
-  data: string;
-  /**
-   * The frame's exact wire text (blank line included) when it is forwarded as it came; a frame
-   * whose data changes must not keep it (build the new frame with `withData`).
-   */
-  raw?: string;
-}
+/** The frame type codecs consume and produce: it sits below both upstream/ (which reads it) and codecs/. */
+export type { SseFrame } from '../sse-frame.js';
 
 /** An error as codecs see it, mirrors GatewayError's public fields. */
 export interface CodecError { status: number; type: string; code?: string | null; message: string }

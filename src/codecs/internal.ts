@@ -20,7 +20,13 @@ export interface ThinkingPart { type: 'thinking'; text: string; signature?: stri
 /** Encrypted reasoning (Anthropic redacted_thinking, OpenAI reasoning.encrypted_content). */
 export interface RedactedThinkingPart { type: 'redacted_thinking'; data: string }
 
-export type Part = TextPart | ImagePart | ToolCallPart | ToolResultPart | ThinkingPart | RedactedThinkingPart;
+/**
+ * A document the user attaches (a PDF, a text file ...): inline base64 with its media type, a
+ * URL, or an uploaded file's id (the same three sources an image has).
+ */
+export interface FilePart { type: 'file'; source: ImageSource; filename?: string }
+
+export type Part = TextPart | ImagePart | FilePart | ToolCallPart | ToolResultPart | ThinkingPart | RedactedThinkingPart;
 
 /**
  * One turn. System and developer instructions never appear here: they live in

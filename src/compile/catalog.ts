@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ModelSpec, RouteSpec } from '../config/types.js';
 import { specPath } from '../config/cross-check.js';
+import { withEverySpelling } from '../codecs/shared/parameter-spellings.js';
 import type { CachedBody } from './runtime.js';
 
 /** Builds a SPEC 2.1 model card from a catalog entry; only fields the catalog knows. */
@@ -16,7 +17,8 @@ export function buildCard(m: ModelSpec, operations: readonly string[]): Record<s
   if (m.context_length) card.context_length = m.context_length;
   card.supported_operations = [...new Set([...operations, ...(m.capabilities ?? [])])];
   card.supported_endpoints = [...m.endpoints];
-  card.supported_parameters = [...(m.parameters ?? [])];
+  // Every spelling the gateway accepts for a listed capability, so the list filter and the card agree.
+  card.supported_parameters = withEverySpelling(m.parameters ?? []);
   if (m.architecture) card.architecture = m.architecture;
   if (m.pricing) card.pricing = { ...m.pricing };
   card.top_provider = {

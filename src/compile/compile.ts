@@ -11,6 +11,7 @@ import { buildAdminKeyRing, buildKeyRing, createKeyLookup } from './keys.js';
 import { compileRouterModel } from './router-model.js';
 import { resolveUpstreams } from './upstreams.js';
 import { compileProxyPlan, ProxyPlanError } from './proxy-plan.js';
+import { resolveDeployment } from '../providers/access.js';
 import { resolvePolicy } from '../routing/policy.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
 import { locate } from '../config/yaml-source.js';
@@ -129,11 +130,6 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
   const out = new Map<string, ResolvedProvider>();
   const secrets: Array<string | undefined> = [];
   for (const [name, spec] of Object.entries(config.providers)) {
-    const envName = name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-    const keyVar = spec.api_key_env ?? `${envName}_API_KEY`;
-    const urlVar = spec.base_url_env ?? `${envName}_BASE_URL`;
-    const apiKey = env[keyVar] || undefined;
-    const baseUrl = env[urlVar] || spec.base_url;
     const needsKey = info.get(spec.type)?.needsKey ?? true;
     let impl;
     try {
@@ -144,17 +140,18 @@ function resolveProviders(config: GatewayConfig, env: Env, problems: MappingComp
       else throw e;
       continue;
     }
-    const upstreams = resolveUpstreams(name, spec, env, { keyVar, urlVar, apiKey, baseUrl }, needsKey);
-    const first = upstreams[0];
-    secrets.push(apiKey, ...upstreams.map((u) => u.apiKey));
+    const resolved = resolveUpstreams(name, spec, env, needsKey);
+    const own = resolved.upstreams[0] ?? resolveDeployment(name, spec, undefined, env, needsKey);
+    secrets.push(...resolved.secrets);
     out.set(name, Object.freeze({
       name,
       spec,
       impl,
-      apiKey: first?.apiKey ?? apiKey,
-      baseUrl: first?.baseUrl ?? baseUrl,
-      missing: upstreams.length > 0 ? undefined : needsKey && !apiKey ? keyVar : needsKey && !baseUrl ? urlVar : undefined,
-      upstreams,
+      apiKey: own.apiKey,
+      baseUrl: own.baseUrl,
+      access: own.access,
+      missing: resolved.missing,
+      upstreams: resolved.upstreams,
     }));
   }
   // Redacted by exact value wherever an upstream echoes one (src/errors/redact.ts); added in one

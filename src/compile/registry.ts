@@ -1,5 +1,6 @@
 import type { DialectCodec, SurfaceCodec } from '../codecs/codec.js';
 import { anthropicMessagesDialect, anthropicMessagesSurface } from '../codecs/anthropic-messages/index.js';
+import { bedrockConverseDialect } from '../codecs/bedrock-converse/index.js';
 import { geminiDialect } from '../codecs/gemini/index.js';
 import { openAiChatDialect, openAiChatSurface } from '../codecs/openai-chat/index.js';
 import { openAiResponsesDialect, openAiResponsesSurface } from '../codecs/openai-responses/index.js';
@@ -12,7 +13,10 @@ import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
 import { credentialTypes } from '../providers/request-credentials.js';
-import { createDialectBackend } from '../upstream/dialect-backend.js';
+import { impliedPlatforms, platforms } from '../providers/platforms/index.js';
+import { authTypes } from '../providers/auth/registry.js';
+import { createDialectBackend } from '../providers/dialect-backend.js';
+import { withInlineImages } from '../providers/bedrock/inline-images.js';
 
 /**
  * Named behaviour: every name YAML may use (provider types, surfaces, handlers) and the
@@ -26,10 +30,11 @@ export const surfaces: ReadonlyMap<string, SurfaceCodec> = new Map(
 
 /** Upstream text wire formats, by provider `type`. */
 export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
-  [openAiChatDialect, anthropicMessagesDialect, geminiDialect, openAiResponsesDialect].map((d) => [d.name, d]),
+  [openAiChatDialect, anthropicMessagesDialect, geminiDialect, openAiResponsesDialect, bedrockConverseDialect].map((d) => [d.name, d]),
 );
 
-const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, createDialectBackend(d)]));
+// Converse takes images as bytes only: its calls fetch image URLs first.
+const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, name === bedrockConverseDialect.name ? withInlineImages(createDialectBackend(d)) : createDialectBackend(d)]));
 
 /** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
 export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard', 'proxy']);
@@ -98,12 +103,13 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
   info.set('http', { text: false, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema: { type: 'object' } });
   for (const name of dialects.keys()) {
     const optionsSchema = name === 'anthropic-messages' ? anthropicOptions : name.startsWith('openai') ? openAiOptions : { type: 'object' };
-    info.set(name, { text: true, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema });
+    const platform = impliedPlatforms.get(name);
+    info.set(name, { text: true, operations: new Set(), mappedOperations: true, needsKey: true, optionsSchema, ...(platform ? { platform } : {}) });
   }
   return info;
 }
 
 /** The full vocabulary for config checks. */
 export function vocabulary(): Vocabulary {
-  return { providerTypes: providerTypeInfo(), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames, credentialTypes: credentialTypes() };
+  return { providerTypes: providerTypeInfo(), platforms, authTypes: new Set(authTypes), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames, credentialTypes: credentialTypes() };
 }

@@ -3,7 +3,7 @@ import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { RequestValidator } from '../config/request-schema.js';
 import type { GatewayConfig, KeySpec, ModelSpec, ProviderSpec, RouteSpec } from '../config/types.js';
-import type { ProviderImplementation } from '../providers/types.js';
+import type { ProviderImplementation, UpstreamAccess } from '../providers/types.js';
 import type { RoutingPolicy } from '../routing/policy.js';
 import type { RouterSpec, UpstreamRef } from '../routing/targets.js';
 
@@ -64,7 +64,9 @@ export interface ResolvedProvider {
   readonly impl: ProviderImplementation;
   readonly apiKey?: string;
   readonly baseUrl?: string;
-  /** The environment variable that must be set before the provider can be used; undefined = enabled. */
+  /** Platform shape and credentials of its first deployment (cloud providers). */
+  readonly access?: UpstreamAccess;
+  /** What must be set before the provider can be used (a variable, or credentials); undefined = enabled. */
   readonly missing?: string;
   /** Its usable deployments (one `default` when `upstreams` is not declared), chosen by weight. */
   readonly upstreams: readonly UpstreamRef[];

@@ -7,6 +7,8 @@ import type { LoadedProject } from './load-project.js';
 import type { Vocabulary } from './vocabulary.js';
 import { checkScaleOut } from './scale-checks.js';
 import { checkProxyRoutes } from './proxy-checks.js';
+import { checkBedrockModelIds } from './bedrock-checks.js';
+import { checkCloudSettings } from './cloud-checks.js';
 import { locate, type YamlSource } from './yaml-source.js';
 
 /**
@@ -69,6 +71,8 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     else if (p.operations) checkMappings(name, p.operations);
   }
   out.push(...checkScaleOut(config, main));
+  out.push(...checkCloudSettings(config, main, vocabulary));
+  out.push(...checkBedrockModelIds(config, main));
   if (!config.providers[config.files.default_provider]) {
     at(main, ['files', 'default_provider'], 'E_UNKNOWN_PROVIDER', unknownName('provider', config.files.default_provider, Object.keys(config.providers)));
   }

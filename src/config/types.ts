@@ -64,8 +64,18 @@ export interface ProviderSpec {
   base_url?: string;
   /** Environment variable overriding base_url (default `<NAME>_BASE_URL`). */
   base_url_env?: string;
-  /** Environment variable holding the key (default `<NAME>_API_KEY`). Unset = provider disabled. */
+  /** Environment variable holding the key (default `<NAME>_API_KEY`). Unset = provider disabled. Short form of `auth: {type: api_key, api_key_env}`. */
   api_key_env?: string;
+  /** Where the provider's credentials come from (API key, AWS, Google, Azure); default: `api_key_env`. */
+  auth?: AuthBlock;
+  /** The cloud the provider's wire format is served from: its URLs, body envelope and credentials. */
+  platform?: 'bedrock' | 'vertex' | 'azure';
+  /** AWS region (Bedrock). */
+  region?: string;
+  /** Google Cloud project (Vertex AI). */
+  project?: string;
+  /** Google Cloud location (Vertex AI); `global` uses the host without a region prefix. */
+  location?: string;
   /** Extra headers sent on every upstream call. */
   headers?: Record<string, string>;
   /** Upstream timeout (ms). */
@@ -90,6 +100,50 @@ export interface UpstreamSpec {
   base_url_env?: string;
   /** Relative share of calls (default 1). */
   weight?: number;
+  /** This deployment's AWS region (default: the provider's). */
+  region?: string;
+  /** This deployment's Google Cloud location (default: the provider's). */
+  location?: string;
+}
+
+/**
+ * `providers.<name>.auth`: where credentials come from. Cloud kinds are fetched once, cached
+ * and refreshed before they expire (src/providers/auth/); secrets are named by variable, never written.
+ */
+export type AuthBlock = ApiKeyAuth | AwsAuth | GoogleAuthSpec | AzureAuth;
+
+/** A static key from a variable, in the dialect's own header or in `header: prefix<key>`. */
+export interface ApiKeyAuth { type: 'api_key'; api_key_env: string; header?: string; prefix?: string }
+
+/** AWS SigV4; without keys, the AWS default credential chain. */
+export interface AwsAuth {
+  type: 'aws';
+  access_key_id_env?: string;
+  secret_access_key_env?: string;
+  session_token_env?: string;
+  /** Role assumed through STS with the credentials found. */
+  role_arn?: string;
+  /** Variable overriding STS's endpoint. */
+  sts_url_env?: string;
+}
+
+/** Google OAuth2 access tokens (Application Default Credentials, or a credentials file). */
+export interface GoogleAuthSpec {
+  type: 'google';
+  /** Variable naming a service-account or external_account JSON file. */
+  credentials_file_env?: string;
+  /** Variable overriding the OAuth2 token endpoint (tests, private endpoints). */
+  token_url_env?: string;
+}
+
+/** Microsoft Entra ID tokens (DefaultAzureCredential chain), or an `api-key` when its variable is set. */
+export interface AzureAuth {
+  type: 'azure';
+  api_key_env?: string;
+  /** Variable overriding the Entra authority host (tests, sovereign clouds). */
+  authority_host_env?: string;
+  /** Token scope (default https://cognitiveservices.azure.com/.default). */
+  scope?: string;
 }
 
 /** Retries, deadlines and breaker of upstream calls (`routing`, overridable per provider and model). */
@@ -101,7 +155,7 @@ export interface RoutingSpec {
     retry_after_max_s?: number;
   };
   timeouts?: { connect_ms?: number; first_byte_ms?: number; idle_ms?: number; total_ms?: number };
-  breaker?: { failures?: number; window_s?: number; cooldown_s?: number };
+  breaker?: { failures?: number; window_s?: number; cooldown_s?: number; when_all_open?: 'try' | 'refuse' };
 }
 
 /** A router model's `route`: targets chosen by a strategy. */
@@ -208,7 +262,7 @@ export interface GatewayConfig {
     /** Instances sharing budgets during an outage (default: the live heartbeats). */
     instances?: number;
     tls?: { ca_file?: string };
-    /** Stored Responses: seconds kept, largest record, memory total (defaults in server/services.ts). */
+    /** Stored Responses: seconds kept, largest record, memory total (defaults in fleet/open-stores.ts). */
     responses?: { ttl_s?: number; max_bytes?: number; max_total_bytes?: number };
   };
   files: {

@@ -46,6 +46,8 @@ const apiErrorOnMessages = { type: 'api_error' } as const;
 /** Every code the gateway can answer, in README order (by status). */
 export const ERROR_CATALOG = [
   { code: 'malformed_json', status: 400, type: invalid, meaning: 'the body is not valid JSON' },
+  { code: 'invalid_event', status: 400, type: invalid, meaning: 'a WebSocket-mode message of /v1/responses that is not a JSON text object' },
+  { code: 'unknown_event_type', status: 400, type: invalid, meaning: "a WebSocket-mode client event of /v1/responses other than `response.create`" },
   { code: 'nesting_too_deep', status: 400, type: invalid, meaning: 'the JSON body nests deeper than the gateway reads (256 levels)' },
   { code: 'validation_failed', status: 400, type: invalid, meaning: "schema violation; the message names field and rule, `details.errors[]` = `{field, rule, message}`" },
   { code: 'invalid_request', status: 400, type: invalid, meaning: 'a request the gateway cannot serve as sent (the message says why)' },
@@ -130,6 +132,7 @@ export const ERROR_CATALOG = [
   { code: 'not_found', status: 404, type: 'not_found_error', meaning: 'an unknown resource (e.g. a realtime path)' },
   { code: 'method_not_allowed', status: 405, type: invalid, meaning: 'known path, other method (`Allow` header)' },
   { code: 'key_revoked', status: 409, type: invalid, meaning: 'an admin change to a revoked key (rotate, update): create a new key instead' },
+  { code: 'response_already_in_flight', status: 409, type: invalid, meaning: "a `response.create` on a /v1/responses WebSocket whose previous response has not finished" },
   { code: 'team_exists', status: 409, type: invalid, meaning: 'an admin team create with a name already taken' },
   { code: 'team_has_keys', status: 409, type: invalid, meaning: 'deleting a team that still has active keys' },
   { code: 'request_too_large', status: 413, type: invalid, meaning: 'body over `limits.body_bytes`', messages: { type: 'request_too_large' } },
@@ -139,17 +142,18 @@ export const ERROR_CATALOG = [
   { code: 'ledger_not_configured', status: 501, type: 'api_error', meaning: 'the admin API or `/v1/usage` without `ledger.url` (names what to set)' },
   { code: 'upstream_error', status: 502, type: 'upstream_error', meaning: 'the provider answered 5xx (or an in-band error of no known kind)', messages: apiErrorOnMessages },
   { code: 'upstream_unreachable', status: 502, type: 'upstream_error', meaning: 'the provider could not be reached (connect refused, DNS, reset before the answer)', messages: apiErrorOnMessages },
-  { code: 'upstream_auth_error', status: 502, type: 'upstream_error', meaning: "the provider refused the gateway's own provider key (its 401/403); names the provider", messages: apiErrorOnMessages },
+  { code: 'upstream_auth_error', status: 502, type: 'upstream_error', meaning: "the provider refused the gateway's own provider credentials (its 401/403), or cloud credentials could not be obtained or refreshed (names the provider and the credential source, never the secret)", messages: apiErrorOnMessages },
   { code: 'invalid_upstream_response', status: 502, type: 'upstream_error', meaning: 'a provider answer the gateway cannot read: not JSON, a 200 stream that is not `text/event-stream`, a malformed SSE frame', messages: apiErrorOnMessages },
   { code: 'upstream_stream_truncated', status: 502, type: 'upstream_error', meaning: "an answer cut short: a stream that ended before its format's terminal event, a connection reset mid-answer", messages: apiErrorOnMessages },
   { code: 'store_unavailable', status: 503, type: 'api_error', meaning: 'Redis unreachable with `store.on_error: closed` (`Retry-After: 1`)' },
+  { code: 'file_bytes_unavailable', status: 502, type: 'api_error', meaning: "a file's record is in the shared store but its bytes are not on this instance (`files.store: local` without one shared `files.dir`): an operator problem, logged with the file id and the directory searched" },
   { code: 'key_store_unavailable', status: 503, type: 'api_error', meaning: 'managed keys cannot be checked (PostgreSQL unreachable); `Retry-After: 1`' },
   { code: 'ledger_unavailable', status: 503, type: 'api_error', meaning: 'the ledger database is unreachable (admin API, `/v1/usage`)' },
   { code: 'ledger_not_migrated', status: 503, type: 'api_error', meaning: 'the ledger database has no gateway tables yet: run `gateway migrate`' },
   { code: 'starting', status: 503, type: 'api_error', meaning: 'the gateway is starting (store not connected yet); `/readyz` answers 503 too' },
   { code: 'shutting_down', status: 503, type: 'api_error', meaning: 'the gateway is draining (SIGTERM/SIGINT): `Retry-After` and `Connection: close`; retry on another instance' },
   { code: 'upstream_overloaded', status: 503, type: 'overloaded_error', meaning: "the provider is overloaded (Anthropic `overloaded_error`, a 503 or 529); 529 `overloaded_error` on /v1/messages; `Retry-After` kept", messages: { status: 529 } },
-  { code: 'upstream_circuit_open', status: 503, type: 'api_error', meaning: "every upstream of the model (and of its fallbacks) has its circuit breaker open; `Retry-After`" },
+  { code: 'upstream_circuit_open', status: 503, type: 'api_error', meaning: "only with `routing.breaker.when_all_open: refuse`: every upstream of the model (and of its fallbacks) has its circuit breaker open; `Retry-After` = seconds until the first cooldown ends" },
   { code: 'upstream_timeout', status: 504, type: 'timeout_error', meaning: 'the provider did not answer in time' },
 ] as const satisfies readonly CatalogEntry[];
 

@@ -72,6 +72,9 @@ export const errors = {
     new GatewayError(413, 'invalid_request_error', 'request_too_large', `Request body exceeds the limit of ${limit} bytes.`, { limit_bytes: limit }),
   rateLimited: (retryAfterSeconds: number, message = 'Rate limit exceeded.') =>
     new GatewayError(429, 'rate_limit_error', 'rate_limit_exceeded', message, { retry_after_seconds: retryAfterSeconds }, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) }),
+  /** Cloud credentials (tokens, signing keys) could not be obtained: a gateway configuration or identity problem. */
+  upstreamCredentials: (provider: string, source: string, reason: string) =>
+    new GatewayError(502, 'upstream_error', 'upstream_auth_error', `Provider '${provider}' could not obtain credentials from ${source}: ${reason} This is a gateway configuration problem, not your API key.`, { provider, credential_source: source }),
   upstreamUnreachable: (provider: string) =>
     new GatewayError(502, 'upstream_error', 'upstream_unreachable', `Provider '${provider}' could not be reached.`, { provider }),
   upstreamTimeout: (provider: string, ms: number) =>

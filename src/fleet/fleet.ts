@@ -44,6 +44,8 @@ export function createInstanceId(): string {
 /** Heartbeat period; a member unseen for HEARTBEAT_TTL_MS is gone. */
 export const HEARTBEAT_INTERVAL_MS = 3000;
 export const HEARTBEAT_TTL_MS = 10_000;
+/** Heartbeat period while this instance is catching up after a store outage (see `hurry`). */
+export const CATCH_UP_INTERVAL_MS = 500;
 
 // KEYS[1] members (sorted set id -> expiry ms), KEYS[2] info (hash id -> JSON); both under the
 // `{fleet}` hash tag. ARGV id, JSON (empty: read only), ttl ms. Returns the live JSON values.
@@ -92,10 +94,23 @@ export function createFleet(options: {
   onMismatch?: (other: FleetMember, own: string) => void;
   /** This instance's outage backlog, published with each heartbeat. */
   backlog?: () => number;
+  /**
+   * True while this instance is catching up after a store outage: it then beats every
+   * CATCH_UP_INTERVAL_MS, so the fleet learns at once that its backlog is written back and it
+   * sees the others' fresh heartbeats sooner.
+   */
+  hurry?: () => boolean;
+  /** Heartbeat period and lifetime (tests shorten them). */
+  intervalMs?: number;
+  ttlMs?: number;
 }): Fleet {
   const instanceId = options.instanceId ?? createInstanceId();
   const startedAt = new Date().toISOString();
   const { conn } = options;
+  const intervalMs = options.intervalMs ?? HEARTBEAT_INTERVAL_MS;
+  const ttlMs = options.ttlMs ?? HEARTBEAT_TTL_MS;
+  let closed = false;
+  let started = false;
   let hash: string | undefined;
   const configHash = (): string => (hash ??= options.configHash());
   let members: FleetMember[] = [];
@@ -113,12 +128,20 @@ export function createFleet(options: {
     },
     members: () => (members.length > 0 ? members : [self()]),
     caughtUpSince(sinceMs) {
-      return members.every((m) => m.instance_id === instanceId || (Date.parse(m.seen_at) > sinceMs && !m.backlog));
+      // A member whose last heartbeat is older than the TTL is gone (dead, or cut off from the
+      // store and so admitting nothing the store would not see): it never holds the fleet back,
+      // even while the list read from the store is older than its expiry.
+      const alive = Date.now() - ttlMs;
+      return members.every((m) => {
+        if (m.instance_id === instanceId) return true;
+        const seen = Date.parse(m.seen_at);
+        return seen <= alive || (seen > sinceMs && !m.backlog);
+      });
     },
     async beat() {
       if (!conn) return;
       const k = fleetKeys(conn.prefix);
-      const values = await (conn.client as unknown as { gwFleetBeat: BeatCommand }).gwFleetBeat(k.members, k.info, instanceId, JSON.stringify(self()), String(HEARTBEAT_TTL_MS));
+      const values = await (conn.client as unknown as { gwFleetBeat: BeatCommand }).gwFleetBeat(k.members, k.info, instanceId, JSON.stringify(self()), String(ttlMs));
       members = parseMembers(values);
       for (const m of members) {
         if (m.instance_id === instanceId || m.config_hash === configHash()) continue;
@@ -129,14 +152,21 @@ export function createFleet(options: {
       }
     },
     start() {
-      if (!conn || timer) return;
-      const tick = () => { fleet.beat().catch(() => undefined); };
+      if (!conn || started) return;
+      started = true;
+      const schedule = () => {
+        if (closed) return;
+        timer = setTimeout(tick, options.hurry?.() ? Math.min(CATCH_UP_INTERVAL_MS, intervalMs) : intervalMs);
+        timer.unref();
+      };
+      const tick = () => { fleet.beat().catch(() => undefined).finally(schedule); };
       tick();
-      timer = setInterval(tick, HEARTBEAT_INTERVAL_MS);
-      timer.unref();
+      // Back from an outage: say so (and read the others) at once rather than at the next beat.
+      conn.onReady(() => { if (!closed) fleet.beat().catch(() => undefined); });
     },
     async close() {
-      if (timer) clearInterval(timer);
+      closed = true;
+      if (timer) clearTimeout(timer);
       timer = undefined;
       if (!conn || !conn.healthy()) return;
       // Leave at once rather than after the TTL, so outage shares grow back promptly.

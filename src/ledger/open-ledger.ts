@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import { createKeyStore, type KeyStore } from '../admin/key-store.js';
 import { createManagedKeys, type ManagedKeys } from '../admin/managed-keys.js';
 import type { LedgerConfig } from '../config/types.js';
-import type { RequestEvents } from '../server/request-record.js';
+import type { RequestEvents } from '../calls/request-record.js';
 import { createUsageJournal } from './journal.js';
 import { ensurePartitionsAhead, pendingMigrations } from './migrations.js';
 import { createPgPool, maskUrl, type PgPool } from './pg-pool.js';

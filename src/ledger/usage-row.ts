@@ -1,4 +1,4 @@
-import type { RequestRecord } from '../server/request-record.js';
+import type { RequestRecord } from '../calls/request-record.js';
 
 /** One row of `usage_events`, as queued, journaled and inserted (JSON-safe). */
 export interface UsageRow {

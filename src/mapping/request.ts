@@ -1,7 +1,7 @@
 import { upstreamNameOf } from '../config/model-name.js';
 import { errors } from '../errors/gateway-error.js';
 import type { OperationCall } from '../providers/types.js';
-import { joinUrl } from '../upstream/dialect-backend.js';
+import { joinUrl } from '../upstream/join-url.js';
 import { atPath, MappingCompileError } from './compile-error.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 import type { AuthSpec, OperationMapping } from './types.js';
@@ -30,12 +30,24 @@ export interface RequestBuilder {
   auth(call: OperationCall): { headers: Record<string, string>; query: Record<string, string> };
 }
 
-/** Template variables every mapping knows: the canonical id, the provider's model name, unix seconds now. */
-export const BASE_VARIABLES: readonly string[] = ['model', 'upstream_model', 'now'];
+/**
+ * Template variables every mapping knows: the canonical id, the provider's model name, unix
+ * seconds now, and where a cloud deployment lives (`project`, `location`, `region`).
+ */
+export const BASE_VARIABLES: readonly string[] = ['model', 'upstream_model', 'now', 'project', 'location', 'region'];
 
 /** The variables templates know in one call. */
 export function requestVariables(call: OperationCall, upstreamModel: string, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
-  return { model: call.model.id, upstream_model: upstreamModel, now: String(Math.floor(Date.now() / 1000)), ...extra };
+  const place = call.access?.place;
+  return {
+    model: call.model.id,
+    upstream_model: upstreamModel,
+    now: String(Math.floor(Date.now() / 1000)),
+    project: place?.project ?? call.provider.project,
+    location: place?.location ?? call.provider.location,
+    region: place?.region ?? call.provider.region,
+    ...extra,
+  };
 }
 
 /** The scope of a request-side value: the client body. */

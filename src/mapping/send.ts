@@ -31,6 +31,15 @@ export async function encodeMultipart(body: Record<string, unknown>, arrays: 'br
   return { bytes: new Uint8Array(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
 }
 
+/**
+ * Puts the deployment's cloud credentials (bearer token, `api-key`, SigV4 signature) on a
+ * finished request, when the provider has an `auth` block that needs it. Returns a promise only
+ * when there is something to wait for (a credential not cached yet), so the common call awaits nothing.
+ */
+export function authorizeCall(call: OperationCall, url: string, method: string, headers: Record<string, string>, body?: string | Uint8Array): void | Promise<void> {
+  return call.access?.authorizer?.authorize({ method, url, headers, body }, call.trace);
+}
+
 /** Sends a built request with its body encoded; the answer's status is not checked here. */
 export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding: BodyEncoding, options: { timeoutMs?: number; arrays?: 'brackets' | 'repeat'; accept?: string } = {}): Promise<UpstreamResponse> {
   const headers: Record<string, string> = { accept: options.accept ?? 'application/json', ...req.headers };
@@ -46,6 +55,8 @@ export async function sendBuilt(req: BuiltRequest, call: OperationCall, encoding
       headers['content-type'] = 'application/json';
     }
   }
+  const authorizing = authorizeCall(call, req.url, req.method, headers, payload);
+  if (authorizing) await authorizing;
   return sendUpstream({
     provider: call.providerName,
     url: req.url,

@@ -1,6 +1,6 @@
 import { readErrorBody } from '../codecs/shared/error-body.js';
 import { errors, type GatewayError } from '../errors/gateway-error.js';
-import { mapCallError } from '../upstream/map-call-error.js';
+import { mapCallError } from '../providers/map-call-error.js';
 import { readBody, upstreamFailure, type UpstreamResponse } from '../upstream/http-client.js';
 import type { OperationCall } from '../providers/types.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { RequestRecord } from '../server/request-record.js';
+import type { RequestRecord } from '../calls/request-record.js';
 
 /**
  * The access log: one structured line per request, written when the response has finished
@@ -34,6 +34,7 @@ export function createAccessLog(logger: Logger): (record: Readonly<RequestRecord
       response_bytes: r.responseBytes,
       attempts: r.attempts,
       fallback_reason: r.fallbackReason,
+      breaker_forced: r.breakerForced,
       ttfb_ms: r.ttfbMs,
       duration_ms: r.durationMs,
       client_aborted: r.clientAborted,

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Registry, registerDefaultMetrics } from './prom-core.js';
-import type { AttemptRecord, RequestListener } from '../server/request-record.js';
+import type { AttemptRecord, RequestListener } from '../calls/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
 import type { BreakerState, ObservabilityHooks } from './hooks.js';
 import { createFastCounter, createFastHistogram, type BoundCounter, type BoundHistogram } from './bound-metrics.js';
@@ -59,7 +59,7 @@ interface RequestChildren {
   };
 }
 
-interface AttemptChildren { attempts: BoundCounter; retries: BoundCounter; duration: BoundHistogram }
+interface AttemptChildren { attempts: BoundCounter; retries: BoundCounter; duration: BoundHistogram; forced?: BoundCounter }
 
 /** Creates the metrics registry (one per process, not prom-client's global one). */
 export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
@@ -81,6 +81,7 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const retries = createFastCounter(registry, { name: 'gateway_upstream_retries_total', help: 'Upstream calls that were a retry or fallback of an earlier attempt of the same request.', labelNames: ['provider', 'upstream', 'model'] });
   const attemptDuration = createFastHistogram(registry, { name: 'gateway_upstream_attempt_duration_seconds', help: 'Duration of one upstream call, by provider, upstream and outcome.', labelNames: ['provider', 'upstream', 'outcome'], buckets: OPERATION_DURATION_BUCKETS });
   const fallbacks = new Counter({ name: 'gateway_fallbacks_total', help: 'Requests answered by another model than the one asked for, by requested model, answering model and reason.', labelNames: ['requested_model', 'model', 'reason'], registers });
+  const forced = createFastCounter(registry, { name: 'gateway_breaker_forced_total', help: 'Upstream calls sent through an open breaker because every target the request could still try was open (routing.breaker.when_all_open: try), by provider, upstream and model.', labelNames: ['provider', 'upstream', 'model'] });
   const breaker = new Gauge({ name: 'gateway_breaker_state', help: 'Circuit breaker state per provider upstream: 0 closed, 1 half-open, 2 open.', labelNames: ['provider', 'upstream'], registers });
   const storeErrors = new Counter({ name: 'gateway_store_errors_total', help: 'Failed shared-store calls (served from memory or refused per store.on_error), by store.', labelNames: ['store'], registers });
   new Gauge({ name: 'gateway_requests_in_flight', help: 'Requests received and not yet finished.', registers, collect() { this.set(inFlight.requests()); } });
@@ -152,6 +153,8 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
       const c = byAttempt.get(scratch);
       c.attempts.inc();
       if (a.attempt > 1) c.retries.inc();
+      // Bound on first use: no zero series for every upstream that was never forced.
+      if (a.forced) (c.forced ??= forced.bind([a.provider, a.upstream, a.model])).inc();
       c.duration.observe(a.durationMs / 1000);
     },
   };

@@ -5,9 +5,9 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import type { AttemptRecord, RequestRecord } from '../server/request-record.js';
+import type { AttemptRecord, RequestRecord } from '../calls/request-record.js';
 import { toGenAiOperation } from './genai-names.js';
-import type { Tracing, TracingTarget } from './tracing.js';
+import type { Tracing, TracingTarget } from './tracing-api.js';
 
 /** The request's record, carried in the OpenTelemetry context so upstream spans can read it. */
 const RECORD_KEY = createContextKey('model-gateway.request-record');

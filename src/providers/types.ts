@@ -1,8 +1,12 @@
 import type { Readable } from 'node:stream';
+import type { DialectRequest } from '../codecs/codec.js';
 import type { Conversation, InternalResponse, StreamEvent } from '../codecs/internal.js';
 import type { ModelSpec, ProviderSpec } from '../config/types.js';
 import type { AttemptTimeouts, AttemptTrace } from '../upstream/call-upstream.js';
 import type { CallSignal } from '../upstream/request-abort.js';
+import type { UpstreamHead } from '../upstream/upstream-body.js';
+import type { UpstreamErrorInfo } from '../errors/upstream-failure.js';
+import type { RequestAuthorizer } from './auth/types.js';
 
 /** A stored upload (SPEC 4.16). Bytes live in the FileStore, not here. */
 export interface FileRecord {
@@ -96,6 +100,8 @@ export interface OperationCall {
   apiKey?: string;
   /** Resolved base URL. */
   baseUrl?: string;
+  /** The deployment's platform shape and credentials (cloud providers); absent = `apiKey` in the dialect's headers. */
+  access?: UpstreamAccess;
   /** Aborted when the client goes away. */
   signal: CallSignal;
   /** Upstream timeout for this call (ms): the first-byte deadline, kept for older callers. */
@@ -112,6 +118,38 @@ export interface OperationCall {
   owner: string;
   services: OperationServices;
 }
+
+/** Where one deployment of a cloud provider lives (`project`, `location`, `region`, per upstream or provider). */
+export interface Placement {
+  readonly project?: string;
+  readonly location?: string;
+  readonly region?: string;
+}
+
+/**
+ * How one provider deployment is reached beyond a base URL and a key: a cloud platform's
+ * request shape (src/providers/platforms) and credentials (src/providers/auth). Built once per
+ * deployment at compile time; every upstream request of the deployment (dialect calls,
+ * same-format passthrough, YAML mappings) goes through `shape` and then `authorizer`.
+ */
+export interface UpstreamAccess {
+  /** Rewrites a dialect's request for the platform (Vertex, Azure, Bedrock URLs and body envelope). */
+  readonly shape?: (req: DialectRequest, call: OperationCall) => DialectRequest;
+  /** Puts credentials on each finished request: bearer tokens, `api-key`, SigV4 signatures. */
+  readonly authorizer?: RequestAuthorizer;
+  /** Project, location and region of the deployment (mapping templates' `{project}`, `{location}`, `{region}`). */
+  readonly place?: Placement;
+  /**
+   * Reads a 2xx answer of the platform's own framing as the dialect's (Bedrock's binary event
+   * stream as server-sent events); the answer as it is otherwise.
+   */
+  readonly answer?: (res: UpstreamHead, call: OperationCall) => UpstreamHead | Promise<UpstreamHead>;
+  /** Reads an error answer the platform's way (Bedrock names errors in `x-amzn-ErrorType`); undefined: the dialect's reading. */
+  readonly failure?: (status: number, headers: Readonly<Record<string, string | string[] | undefined>>, body: unknown) => PlatformFailure | undefined;
+}
+
+/** An upstream error as a platform reads it: the status the error table should see and what the provider said. */
+export interface PlatformFailure { readonly status: number; readonly info: UpstreamErrorInfo }
 
 /** What a non-text operation returns. */
 export type OperationResult =

@@ -1,4 +1,4 @@
-import { CLOSED, checkBreaker, recordBreaker, type BreakerState, type BreakerVerdict } from './breaker.js';
+import { CLOSED, checkBreaker, cooldownLeftMs, recordBreaker, type BreakerState, type BreakerVerdict } from './breaker.js';
 import type { RoutingPolicy } from './policy.js';
 
 /**
@@ -10,6 +10,11 @@ export interface BreakerStore {
   check(key: string, policy: RoutingPolicy['breaker']): BreakerVerdict | Promise<BreakerVerdict>;
   /** Records an attempt's outcome (success closes; failures count and open). */
   record(key: string, ok: boolean, policy: RoutingPolicy['breaker']): void | Promise<void>;
+  /**
+   * Milliseconds until the upstream's cooldown ends (0 when closed). Asked only when every
+   * remaining target of a request is open, to send it to the one that reopens first.
+   */
+  cooldownLeftMs(key: string, policy: RoutingPolicy['breaker']): number | Promise<number>;
 }
 
 /** A breaker store in this process's memory. */
@@ -30,6 +35,10 @@ export function createMemoryBreakerStore(now: () => number = Date.now): BreakerS
       const next = recordBreaker(state ?? CLOSED, ok, now(), policy);
       if (next === CLOSED) states.delete(key);
       else states.set(key, next);
+    },
+    cooldownLeftMs(key, policy) {
+      const state = states.get(key);
+      return state ? cooldownLeftMs(state, now(), policy) : 0;
     },
     state: (key) => states.get(key) ?? CLOSED,
   };

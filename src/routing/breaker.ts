@@ -43,3 +43,14 @@ export function recordBreaker(state: BreakerState, ok: boolean, now: number, pol
   const firstFailureAt = fresh ? now : state.firstFailureAt;
   return failures >= policy.failures ? { failures, firstFailureAt, openedAt: now } : { failures, firstFailureAt };
 }
+
+/**
+ * Milliseconds until the breaker lets a call through again: 0 when closed or due for its probe;
+ * while a probe is in flight, until that probe's own cooldown ends. Used to pick, among targets
+ * that are all open, the one whose cooldown ends first.
+ */
+export function cooldownLeftMs(state: BreakerState, now: number, policy: RoutingPolicy['breaker']): number {
+  if (state.openedAt === undefined) return 0;
+  const until = Math.max(state.openedAt, state.probeAt ?? 0) + policy.cooldownMs;
+  return Math.max(0, until - now);
+}

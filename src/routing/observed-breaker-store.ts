@@ -32,5 +32,6 @@ export function observeBreakerStore(store: BreakerStore, report: (provider: stri
       if (ok && states.has(key)) set(key, 'closed');
       return store.record(key, ok, policy);
     },
+    cooldownLeftMs: (key, policy) => store.cooldownLeftMs(key, policy),
   };
 }

@@ -1,12 +1,12 @@
+import type { UpstreamFailure } from '../upstream/upstream-failure.js';
+
 /**
- * What one upstream attempt came to, as the routing loop reasons about it. `status` is an
- * HTTP error answer; the other kinds are transport failures (`reset`: the connection broke
- * after it was made; `aborted`: the client went away, never retried).
+ * What one upstream attempt came to, as the routing loop reasons about it: the raw outcome the
+ * HTTP client reports (an HTTP error answer or a transport failure, upstream/upstream-failure.ts),
+ * or a target the loop skipped without a call.
  */
 export type AttemptFailure =
-  | { readonly kind: 'status'; readonly status: number; readonly headers: Readonly<Record<string, string | string[] | undefined>> }
-  | { readonly kind: 'connect_error' | 'reset' | 'aborted' }
-  | { readonly kind: 'timeout'; readonly phase: 'connect' | 'first_byte' | 'idle' | 'total' }
+  | UpstreamFailure
   /** Skipped without a call: its breaker is open, or its price does not fit the budget. */
   | { readonly kind: 'breaker_open' | 'budget' };
 

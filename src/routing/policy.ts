@@ -13,14 +13,23 @@ export interface RoutingPolicy {
     readonly retryAfterMaxMs: number;
   };
   readonly timeouts: { readonly connectMs: number; readonly firstByteMs: number; readonly idleMs: number; readonly totalMs: number };
-  readonly breaker: { readonly failures: number; readonly windowMs: number; readonly cooldownMs: number };
+  readonly breaker: {
+    readonly failures: number;
+    readonly windowMs: number;
+    readonly cooldownMs: number;
+    /** When every remaining target is open: `try` the one reopening first, or `refuse` (503). */
+    readonly whenAllOpen: WhenAllOpen;
+  };
 }
+
+/** `routing.breaker.when_all_open`: what a request does when every target it may still try is open. */
+export type WhenAllOpen = 'try' | 'refuse';
 
 /** The documented defaults of `routing` (issue 9). */
 export const ROUTING_DEFAULTS = {
   retry: { attempts: 3, on: [429, 500, 502, 503, 504, 529, 'connect_error', 'timeout'], backoff_ms: { initial: 250, max: 4000 }, retry_after_max_s: 20 },
   timeouts: { connect_ms: 5000, first_byte_ms: 60_000, idle_ms: 60_000, total_ms: 600_000 },
-  breaker: { failures: 5, window_s: 30, cooldown_s: 30 },
+  breaker: { failures: 5, window_s: 30, cooldown_s: 30, when_all_open: 'try' },
 } as const satisfies RoutingSpec;
 
 /**
@@ -60,6 +69,7 @@ export function resolvePolicy(layers: ReadonlyArray<RoutingSpec | undefined>, le
       failures: pick<number>((s) => s.breaker?.failures, d.breaker.failures),
       windowMs: pick<number>((s) => s.breaker?.window_s, d.breaker.window_s) * 1000,
       cooldownMs: pick<number>((s) => s.breaker?.cooldown_s, d.breaker.cooldown_s) * 1000,
+      whenAllOpen: pick<WhenAllOpen>((s) => s.breaker?.when_all_open, d.breaker.when_all_open),
     }),
   });
 }

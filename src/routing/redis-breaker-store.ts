@@ -31,10 +31,18 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return failures`;
 
+// KEYS[1]; ARGV cooldown ms. Milliseconds until the cooldown (or an in-flight probe's) ends.
+const LEFT = `${NOW}
+local s = redis.call('HMGET', KEYS[1], 'opened', 'probe')
+if not s[1] then return 0 end
+local since = math.max(tonumber(s[1]), tonumber(s[2] or '0'))
+return math.max(0, since + tonumber(ARGV[1]) - now)`;
+
 /** How long an upstream found clean in Redis is trusted without another read. */
 export const CLEAN_TRUST_MS = 1000;
 
 type Check = (key: string, cooldownMs: string) => Promise<[number, number]>;
+type Left = (key: string, cooldownMs: string) => Promise<number>;
 type Fail = (key: string, threshold: string, windowMs: string, ttlMs: string) => Promise<number>;
 
 /**
@@ -49,9 +57,11 @@ type Fail = (key: string, threshold: string, windowMs: string, ttlMs: string) =>
 export function createRedisBreakerStore(conn: RedisConnection, local: BreakerStore): BreakerStore {
   conn.client.defineCommand('gwBreakerCheck', { numberOfKeys: 1, lua: CHECK });
   conn.client.defineCommand('gwBreakerFail', { numberOfKeys: 1, lua: FAIL });
-  const client = conn.client as unknown as { gwBreakerCheck: Check; gwBreakerFail: Fail };
+  conn.client.defineCommand('gwBreakerLeft', { numberOfKeys: 1, lua: LEFT });
+  const client = conn.client as unknown as { gwBreakerCheck: Check; gwBreakerFail: Fail; gwBreakerLeft: Left };
   const check = client.gwBreakerCheck.bind(conn.client);
   const fail = client.gwBreakerFail.bind(conn.client);
+  const left = client.gwBreakerLeft.bind(conn.client);
   const dirty = new Set<string>();
   // Upstreams last seen clean, until when (ms): checked locally until then.
   const cleanUntil = new Map<string, number>();
@@ -81,6 +91,13 @@ export function createRedisBreakerStore(conn: RedisConnection, local: BreakerSto
         await fail(keyOf(key), String(policy.failures), String(policy.windowMs), String(2 * (policy.windowMs + policy.cooldownMs)));
       } catch {
         await local.record(key, ok, policy);
+      }
+    },
+    async cooldownLeftMs(key, policy) {
+      try {
+        return Number(await left(keyOf(key), String(policy.cooldownMs)));
+      } catch {
+        return local.cooldownLeftMs(key, policy);
       }
     },
   };

@@ -25,7 +25,8 @@ async function raceHedged<E, P, T>(call: RoutedCall<E, P, T>, hedgeAfterMs: numb
   abortSignalOf(call.signal).addEventListener('abort', forward, { once: true });
   const hedged = { ...call, stats: call.stats ?? { calls: 0 } };
   const settle = <R>(p: Promise<R>) => p.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }));
-  const a = settle(runRouted({ ...hedged, targets: call.targets.slice(0, 1), signal: first.signal }));
+  // The others follow outside this side's loop: an all-open first target is skipped, not forced.
+  const a = settle(runRouted({ ...hedged, targets: call.targets.slice(0, 1), signal: first.signal, alternativesFollow: true }));
   const wait = new AbortController();
   const early = await Promise.race([a, sleep(hedgeAfterMs, undefined, { signal: wait.signal }).then(() => undefined, () => undefined)]);
   wait.abort();

@@ -1,3 +1,4 @@
+import type { UpstreamAccess } from '../providers/types.js';
 import type { RoutingPolicy } from './policy.js';
 
 /** One deployment of a provider as the loop uses it (key and base URL resolved at compile time). */
@@ -9,6 +10,8 @@ export interface UpstreamRef {
   readonly weight: number;
   readonly apiKey?: string;
   readonly baseUrl?: string;
+  /** Platform shape and credentials of the deployment (cloud providers). */
+  readonly access?: UpstreamAccess;
 }
 
 /** A router model's targets, compiled. */

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import { routePathMatchers, shadowedBy, type RoutePathMatcher } from './route-shadowing.js';
 import Koa, { type Middleware } from 'koa';
 import { GatewayKoa } from './gateway-koa.js';
 import compose from 'koa-compose';
@@ -19,18 +20,18 @@ import { createMediaFetcher } from '../upstream/fetch-media.js';
 import { uploadRootOf } from '../store/upload-root.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SharedServices } from './services.js';
-import type { AppState } from './state.js';
+import type { AppState } from '../calls/state.js';
 import { authenticate } from './steps/authenticate.js';
 import { keyPolicy } from './steps/key-policy.js';
 import { parseBody } from './steps/parse-body.js';
 import { validateBody } from './steps/validate.js';
-import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from '../observability/handlers.js';
+import { isMetricsPublic, serveDocs, serveDocsAsset, serveMetrics, serveOpenApi } from './handlers/observability.js';
 import { installClientAddress } from './client-address.js';
 import { requestContext } from './request-context.js';
 import { authenticateAdmin, authenticateAdminOrKey, type AnonymousWhen } from './steps/authenticate-admin.js';
-import { adminHandler } from '../admin/admin-handler.js';
-import { dashboard } from '../admin/dashboard.js';
-import { usageReport } from '../ledger/usage-handler.js';
+import { adminHandler } from './handlers/admin.js';
+import { dashboard } from './handlers/dashboard.js';
+import { usageReport } from './handlers/usage-report.js';
 import { frontStep } from './steps/front.js';
 
 /** What a handler may capture when its pipeline is built: the runtime, the lifecycle and its own route. */
@@ -108,7 +109,11 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     // A pass-through route streams the body it never reads.
     if (route.spec.method !== 'GET' && !route.proxy) steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes, uploadRoot), validateBody(route));
     steps.push(handler(shared, { ...scope, route }));
-    (isWildcard(route.spec.path) ? wildcards : router).register(route.spec.path, [route.spec.method], steps, { name: route.spec.file });
+    // A parameter route passes over the paths of its static siblings (route-shadowing.ts).
+    const shadowed = shadowedBy(route.spec.path, runtime.routes);
+    const run = shadowed ? compose(steps) : undefined;
+    const guarded: Middleware<AppState>[] = shadowed && run ? [(ctx, next) => (shadowed(ctx.path) ? next() : run(ctx, next))] : steps;
+    (isWildcard(route.spec.path) ? wildcards : router).register(route.spec.path, [route.spec.method], guarded, { name: route.spec.file });
     if (!/[:*{]/.test(route.spec.path)) exact.add(route.spec.method, route.spec.path, { name: route.spec.file, steps: compose(steps), probe: probeHandlers.has(route.spec.handler) });
   }
   // The router's middleware is typed for its own context; Koa hands it the plain one at run time.
@@ -224,10 +229,18 @@ function isWildcard(path: string): boolean {
 
 /** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */
 function notFound(routes: readonly CompiledRoute[]): Middleware<AppState> {
-  const matchers = routes.map((r) => ({ method: r.spec.method, re: new RegExp(`^${pathPattern(r.spec.path)}/?$`) }));
+  // Wildcard routes match by their own pattern; the others honour route shadowing.
+  const plain = routes.filter((r) => !isWildcard(r.spec.path));
+  const matchers: RoutePathMatcher[] = [
+    ...routePathMatchers(plain),
+    ...routes.filter((r) => isWildcard(r.spec.path)).map((r) => {
+      const re = new RegExp(`^${pathPattern(r.spec.path)}/?$`);
+      return { method: r.spec.method, matches: (p: string) => re.test(p) };
+    }),
+  ];
   return async (ctx) => {
     if (ctx.status !== 404 || ctx.body !== undefined) return;
-    const allowed = matchers.filter((m) => m.re.test(ctx.path)).map((m) => m.method);
+    const allowed = matchers.filter((m) => m.matches(ctx.path)).map((m) => m.method);
     if (allowed.length > 0) throw errors.methodNotAllowed(ctx.method, ctx.path, [...new Set(allowed)].join(', '));
     throw errors.routeNotFound(ctx.method, ctx.path);
   };

@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { ParameterizedContext } from 'koa';
 import type { Logger } from 'pino';
-import type { RealtimeSockets } from './realtime-upgrade.js';
+import type { WebSocket } from 'ws';
 import { GatewayError } from '../errors/gateway-error.js';
-import { writeSseFrame } from '../codecs/shared/sse-frame.js';
+import { writeSseFrame } from '../sse-frame.js';
 import { envelopeOf, renderError, type EnvelopeStyle } from './envelope.js';
 import type { Lifecycle } from './lifecycle.js';
-import type { AppState } from './state.js';
+import type { AppState } from '../calls/state.js';
 
 /** Seconds a refused client is asked to wait (another instance usually answers at once). */
 const RETRY_AFTER_S = 1;
@@ -14,6 +14,13 @@ const RETRY_AFTER_S = 1;
 const FLUSH_MS = 1000;
 /** How often idle keep-alive connections are closed while draining. */
 const IDLE_SWEEP_MS = 100;
+
+/** The realtime sessions a gateway holds open: what draining and shutdown close. */
+export interface RealtimeSockets {
+  readonly clients: ReadonlySet<WebSocket>;
+  /** Stops accepting sessions (open ones are closed through `clients`). */
+  close(): void;
+}
 
 /** 503 `shutting_down`: the gateway is draining; the client should retry (elsewhere). */
 export function shuttingDown(message = 'The gateway is shutting down; retry the request.'): GatewayError {

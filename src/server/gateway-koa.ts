@@ -1,5 +1,5 @@
 import Koa, { type ParameterizedContext } from 'koa';
-import type { AppState } from './state.js';
+import type { AppState } from '../calls/state.js';
 
 type Context = ParameterizedContext<AppState>;
 type HandleRequest = (this: Koa<AppState>, ctx: Context, fnMiddleware: (ctx: Context) => Promise<void>) => Promise<void>;

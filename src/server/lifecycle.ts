@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import { LiveList, type LiveEntry } from './live-list.js';
-import type { AppState } from './state.js';
+import type { AppState } from '../calls/state.js';
 
 /** Where the process is in its life: probes and the drain gate read it. */
 export type LifecycleState = 'starting' | 'ready' | 'draining';

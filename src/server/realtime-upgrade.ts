@@ -5,12 +5,13 @@ import type { RuntimeStore } from '../compile/runtime-store.js';
 import { meterRealtimeSession } from '../billing/realtime-meter.js';
 import { createRealtimeSigner, REALTIME_WS_PATH, tokenNonce } from '../store/realtime-signer.js';
 import { GatewayError, errors } from '../errors/gateway-error.js';
-import { shuttingDown } from './drain.js';
+import { shuttingDown, type RealtimeSockets } from './drain.js';
 import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
-import { openKeySpend, openRealtimeHold } from './steps/key-policy.js';
+import { openKeySpend, openRealtimeHold } from '../calls/key-spend.js';
 import type { SpendHold } from '../billing/spend-hold.js';
-import { wsModule } from './ws-module.js';
+import { wsModule } from '../upstream/ws-module.js';
+import { createResponsesUpgrade, RESPONSES_WS_PATH } from './responses-upgrade.js';
 
 /**
  * Accepts WebSocket upgrades on the gateway's realtime path. The sealed token is checked
@@ -25,6 +26,8 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
   let wss: WebSocketServer | undefined;
   const socketServer = () => (wss ??= new (wsModule().WebSocketServer)({ noServer: true, maxPayload: 16 * 1024 * 1024 }));
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
+  // WebSocket mode of /v1/responses (responses-upgrade.ts) shares this listener.
+  const responses = createResponsesUpgrade(server, store, shared);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node removes its own socket error listener before it emits 'upgrade': without this one a
     // client resetting the connection (ECONNRESET) while it is answered would throw an unhandled
@@ -32,6 +35,7 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
     socket.on('error', () => socket.destroy());
     if (!accepting()) return refuse(socket, shuttingDown('The gateway is shutting down; open the session again.'));
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname === RESPONSES_WS_PATH) return responses.accept(req, socket, head, refuse);
     if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, errors.notFound('Not found.'));
     const token = url.searchParams.get('token') ?? '';
     const claims = verifier.verify(token);
@@ -58,16 +62,14 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
     }, (e: unknown) => refuse(socket, new GatewayError(503, 'api_error', 'store_unavailable', e instanceof GatewayError ? e.message : 'The shared state store is unavailable; retry shortly.')));
   });
   return {
+    // Responses WebSocket-mode sockets are not counted: their turns are HTTP requests the drain
+    // already waits for, and an idle socket must not hold a shutdown for the whole grace period.
     get clients() { return wss?.clients ?? NO_SOCKETS; },
-    close() { wss?.close(); },
+    close() {
+      wss?.close();
+      responses.close();
+    },
   };
-}
-
-/** The realtime sessions a gateway holds open: what draining and shutdown close. */
-export interface RealtimeSockets {
-  readonly clients: ReadonlySet<WebSocket>;
-  /** Stops accepting sessions (open ones are closed through `clients`). */
-  close(): void;
 }
 
 const NO_SOCKETS: ReadonlySet<WebSocket> = new Set();

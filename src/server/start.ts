@@ -4,16 +4,17 @@ import type { Logger } from 'pino';
 import { createRuntimeStore, type RuntimeStore } from '../compile/runtime-store.js';
 import type { Runtime } from '../compile/runtime.js';
 import { startBpeWorker } from '../billing/bpe.js';
-import { countsTokens } from './steps/key-policy.js';
+import { countsTokens } from '../calls/key-spend.js';
 import { createApp } from './app.js';
 import { drainServer } from './drain.js';
 import { createLifecycle, type Lifecycle } from './lifecycle.js';
-import { createLogger } from './logger.js';
+import { createLogger } from '../observability/logger.js';
 import { attachRealtime } from './realtime-upgrade.js';
 import { createSharedServices, type SharedServices } from './services.js';
 import { answerWhileStarting } from './starting.js';
 import { collectStartupGarbage } from './startup-gc.js';
 import { warmUpHttpClient } from '../upstream/warm-up.js';
+import { warmCredentials } from '../providers/auth/warm.js';
 import { prepareInIdleTurns } from '../config/request-schema.js';
 
 /** A running gateway. */
@@ -81,6 +82,8 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   // Handled here so a failure while the warm-up runs is not an unhandled rejection; it is
   // thrown below, where `opening` is awaited.
   opening.catch(() => undefined);
+  // Cloud credentials (tokens) start fetching now, in the background; the first call awaits them if needed.
+  warmCredentials(runtime.providers.values());
   // The warm-up needs no server: it runs while the store connects.
   if (options.warmStart) await warmUpHttpClient();
   await settledOrAfter(Promise.all([opening, counterLoaded]), LISTEN_WAIT_MS);
@@ -127,6 +130,7 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
     reload: (next) => {
       app.swap(next);
       prepareValidators(next);
+      warmCredentials(next.providers.values());
       if (needsTokenCounts(next)) void startBpeWorker();
     },
     async drain(graceMs = store.current().config.server.shutdown_grace_s * 1000) {

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
+import { gatewayError } from '../errors/gateway-error.js';
+import type { FileRecord } from '../providers/types.js';
 import { createLocalBlobStore, type BlobStore } from './blob-store.js';
 import { createMemoryFileIndex, type FileIndex } from './file-index.js';
 import { createFileStore, type ManagedFileStore } from './file-store.js';
@@ -35,13 +37,19 @@ function defaultSweepSeconds(ttlSeconds: number): number {
  * are idempotent, so instances sweeping together do no harm).
  */
 export function createFileServices(settings: FilesSettings, logger: Logger, options: { credentials?: S3Credentials; redis?: { conn: RedisConnection; guard: StoreGuard } } = {}): FileServices {
-  const blobs: BlobStore = settings.store === 's3' && settings.s3
-    ? createLazyS3BlobStore(settings.s3, options.credentials)
-    : createLocalBlobStore(resolve(settings.dir));
+  const local = !(settings.store === 's3' && settings.s3);
+  const dir = resolve(settings.dir);
+  const blobs: BlobStore = local ? createLocalBlobStore(dir) : createLazyS3BlobStore(settings.s3!, options.credentials);
   const memory = createMemoryFileIndex();
   const index: FileIndex = options.redis ? createRedisFileIndex(options.redis.conn, options.redis.guard, memory) : memory;
   const ttlSeconds = (settings.ttl_days ?? 0) * 86_400;
-  const files = createFileStore(blobs, index, { ttlSeconds });
+  // Records shared through Redis with bytes on each instance's own disk: a record whose bytes
+  // are elsewhere is the operator's setup (no shared files.dir), not the client's mistake.
+  const missingBytes = local && options.redis ? (record: FileRecord) => {
+    logger.error({ file_id: record.id, files_dir: dir }, 'file bytes not found on this instance: files.store local with a shared store needs one shared files.dir (or files.store s3)');
+    return gatewayError('file_bytes_unavailable', `The bytes of file '${record.id}' are not available on this gateway instance; retry later or ask the operator.`);
+  } : undefined;
+  const files = createFileStore(blobs, index, { ttlSeconds, missingBytes });
   let timer: NodeJS.Timeout | undefined;
   if (ttlSeconds > 0) {
     const sweep = () => {

@@ -33,6 +33,11 @@ export interface FileStoreOptions {
   ttlSeconds: number;
   /** Clock in ms (tests move it). */
   now?: () => number;
+  /**
+   * The error for a live record whose bytes the blob store does not have (records shared
+   * through Redis, bytes on another instance's disk); without it such a file reads as missing.
+   */
+  missingBytes?: (record: FileRecord) => Error;
 }
 
 /** Files are swept in batches of this many ids. */
@@ -88,12 +93,18 @@ export function createFileStore(blobs: BlobStore, index: FileIndex, options: Fil
     },
     get: live,
     async read(id, owner) {
-      return (await live(id, owner)) ? blobs.read(id) : undefined;
+      const record = await live(id, owner);
+      if (!record) return undefined;
+      const bytes = await blobs.read(id);
+      if (!bytes && options.missingBytes) throw options.missingBytes(record);
+      return bytes;
     },
     async open(id, owner) {
       const record = await live(id, owner);
-      const body = record ? await blobs.open(id) : undefined;
-      return record && body ? { record, body } : undefined;
+      if (!record) return undefined;
+      const body = await blobs.open(id);
+      if (!body && options.missingBytes) throw options.missingBytes(record);
+      return body ? { record, body } : undefined;
     },
     async list(owner, request) {
       const page = await index.page(owner, request);

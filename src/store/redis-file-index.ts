@@ -36,7 +36,7 @@ export function createRedisFileIndex(conn: RedisConnection, guard: StoreGuard, l
 
   // Outage journal: ids written to memory (value: the record) or deleted (value: null) while
   // Redis was away. Written back once, by whichever call first reaches Redis again.
-  const journal = createOutageJournal<FileRecord | null>(guard, (id, record) => (record ? writeRecord(record) : deleteRecord(id)));
+  const journal = createOutageJournal<FileRecord | null>(guard, (id, record) => (record ? writeRecord(record) : deleteRecord(id)), conn);
   const run = journal.run;
 
   return {

@@ -19,7 +19,7 @@ export function createRedisRecordStore<T>(conn: RedisConnection, guard: StoreGua
     if (ttlSeconds > 0) await conn.client.set(keyOf(id), json, 'EX', ttlSeconds);
     else await conn.client.set(keyOf(id), json);
   };
-  const journal = createOutageJournal<T>(guard, write);
+  const journal = createOutageJournal<T>(guard, write, conn);
   return {
     put(id, value) {
       return journal.run(() => write(id, value), async () => {

@@ -1,95 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { isGatewayError } from '../errors/gateway-error.js';
-import { storeUnavailable, type StoreGuard } from './redis-fallback.js';
+import { StoreSkipped, storeUnavailable, type StoreGuard } from './redis-fallback.js';
 import type { RedisConnection } from './redis-connection.js';
 import { ownerKey } from './redis-url.js';
+import { RESERVE, READ, SETTLE } from './redis-spend-scripts.js';
 import { createSettleJournal, type PendingSettle, type SettleJournal } from './settle-journal.js';
 import type { RateDecision } from './rate-limiter.js';
 import { rateCap, rateLimitKey } from './redis-rate-limiter.js';
 import { createMemorySpendLedger, DEFAULT_HOLD_TTL_SECONDS, type RateCheck, type ReserveResult, type SpendLedger, type SpendTotals } from './spend-ledger.js';
-
-// Every script first drops expired holds: KEYS[1] account hash (fields spent, held, requests
-// and h:<holdId> = amount), KEYS[2] sorted set of hold ids by expiry (ms, Redis clock).
-// Amounts travel as strings and come back as the stored strings (Lua numbers print big values
-// in exponent form); sums are done by HINCRBY on integers.
-const PURGE = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)
-for _, id in ipairs(expired) do
-  local amt = redis.call('HGET', KEYS[1], 'h:' .. id)
-  if amt then
-    redis.call('HINCRBY', KEYS[1], 'held', '-' .. amt)
-    redis.call('HDEL', KEYS[1], 'h:' .. id)
-  end
-  redis.call('ZREM', KEYS[2], id)
-end
-`;
-
-// Reserve: KEYS[3] done marker of the hold, KEYS[4] base key of a rate window counter;
-// ARGV holdId, amount, limit, account ttl s, hold ttl ms, rate limit ('' = none), rate window s.
-// Returns {ok (1 taken, 0 over budget, 2 over the rate limit), spent, held, rate remaining,
-// rate retry s}. The rate counts one request only when the hold is taken; a hold id already
-// taken or already settled takes nothing more.
-const RESERVE = `${PURGE}
-local rkey, rlimit, rcount, rspan, rretry = nil, 0, 0, 0, 0
-if ARGV[6] ~= '' then
-  rspan = tonumber(ARGV[7]) * 1000
-  local rstart = math.floor(now / rspan) * rspan
-  rkey = KEYS[4] .. ':' .. string.format('%d', rstart)
-  rlimit = tonumber(ARGV[6])
-  rcount = tonumber(redis.call('GET', rkey) or '0')
-  rretry = math.max(1, math.ceil((rstart + rspan - now) / 1000))
-end
-local function state(ok, remaining)
-  return {ok, redis.call('HGET', KEYS[1], 'spent') or '0', redis.call('HGET', KEYS[1], 'held') or '0', remaining, rretry}
-end
-if redis.call('EXISTS', KEYS[3]) == 1 or redis.call('HEXISTS', KEYS[1], 'h:' .. ARGV[1]) == 1 then return state(1, math.max(0, rlimit - rcount)) end
-if rkey and rcount + 1 > rlimit then return state(2, math.max(0, rlimit - rcount)) end
-local used = tonumber(redis.call('HGET', KEYS[1], 'spent') or '0') + tonumber(redis.call('HGET', KEYS[1], 'held') or '0')
-if used + tonumber(ARGV[2]) > tonumber(ARGV[3]) then return state(0, math.max(0, rlimit - rcount)) end
-redis.call('HINCRBY', KEYS[1], 'held', ARGV[2])
-redis.call('HSET', KEYS[1], 'h:' .. ARGV[1], ARGV[2])
-redis.call('ZADD', KEYS[2], now + tonumber(ARGV[5]), ARGV[1])
-local ttl = tonumber(ARGV[4])
-if ttl > 0 then
-  if redis.call('TTL', KEYS[1]) < 0 then redis.call('EXPIRE', KEYS[1], ttl) end
-  redis.call('EXPIRE', KEYS[2], ttl)
-end
-if rkey then
-  rcount = redis.call('INCR', rkey)
-  if redis.call('PTTL', rkey) < 0 then redis.call('PEXPIRE', rkey, rspan + 1000) end
-end
-return state(1, math.max(0, rlimit - rcount))
-`;
-
-// Read: {spent, held, requests}.
-const READ = `${PURGE}
-return {redis.call('HGET', KEYS[1], 'spent') or '0', redis.call('HGET', KEYS[1], 'held') or '0', redis.call('HGET', KEYS[1], 'requests') or '0'}
-`;
-
-// Settle: KEYS[1] done marker; then (account hash, hold set) per account.
-// ARGV holdId, actual, marker ttl s, count (1/0), then one account ttl per account.
-// Applied once per hold id (SET NX on the marker): a replay after a lost answer is a no-op.
-const SETTLE = `
-if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[3]) then return 0 end
-for i = 2, #KEYS, 2 do
-  local acct, holds = KEYS[i], KEYS[i + 1]
-  local amt = redis.call('HGET', acct, 'h:' .. ARGV[1])
-  if amt then
-    redis.call('HINCRBY', acct, 'held', '-' .. amt)
-    redis.call('HDEL', acct, 'h:' .. ARGV[1])
-    redis.call('ZREM', holds, ARGV[1])
-  end
-  if ARGV[4] == '1' then
-    redis.call('HINCRBY', acct, 'spent', ARGV[2])
-    redis.call('HINCRBY', acct, 'requests', 1)
-    local ttl = tonumber(ARGV[4 + i / 2])
-    if ttl > 0 and redis.call('TTL', acct) < 0 then redis.call('EXPIRE', acct, ttl) end
-  end
-end
-return 1
-`;
 
 type ReserveCommand = (account: string, holds: string, done: string, rate: string, holdId: string, amount: string, limit: string, ttl: string, holdTtlMs: string, rateLimit: string, rateWindow: string) => Promise<[number, string, string, number, number]>;
 type ReadCommand = (account: string, holds: string) => Promise<[string, string, string]>;
@@ -126,6 +44,8 @@ export interface RedisSpendLedger extends SpendLedger {
   readonly journal: SettleJournal;
   /** Outage work not yet in Redis: journaled settlements plus local holds still open. */
   backlog(): number;
+  /** True from a store failure until the outage ended (this instance and the fleet caught up). */
+  inOutage(): boolean;
   /** Stops the timers after writing back what it can (up to 5 s); resolves to the settlements left unwritten. */
   close(): Promise<number>;
 }
@@ -176,17 +96,23 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   const localHolds = new Map<string, { account: string; amountNano: number; ttlSeconds: number }>();
   let catchingUp: Promise<void> | undefined;
   const catchUp = async () => {
-    if (journal.size() > 0) await journal.flush();
-    if (journal.size() > 0) throw new Error('outage journal not written back yet');
+    // Settlements journaled while this flush runs are written too: only a flush that wrote
+    // nothing (Redis failed again) leaves the journal waiting. A race with a settle that
+    // arrived just after a flush is not a store failure.
+    while (journal.size() > 0) {
+      if ((await journal.flush()) === 0 && journal.size() > 0) throw new Error('outage journal not written back yet');
+    }
     for (const [id, h] of localHolds) {
       const k = keysOf(h.account);
       await commands.gwSpendReserve.call(conn.client, k.hash, k.holds, ownerKey(conn, k.owner, `done:${id}`), ownerKey(conn, k.owner, 'rl'), id, int(h.amountNano), String(Number.MAX_SAFE_INTEGER), String(h.ttlSeconds), String(holdTtlSeconds * 1000), '', '0');
       localHolds.delete(id);
     }
+    // Redis answered every step: the store is back (ends the guard's pause, or its probe).
+    guard.onSuccess?.();
   };
   const endOutageWhenFleetCaughtUp = () => {
     if (!outage) return;
-    if (localHolds.size > 0 || journal.size() > 0 || !conn.healthy() || guard.suspect?.()) return;
+    if (localHolds.size > 0 || journal.size() > 0 || !conn.healthy() || guard.failing?.()) return;
     if (caughtUpAt === 0) {
       caughtUpAt = Date.now();
       return;
@@ -216,11 +142,12 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
 
   // Takes `amountNano` of this instance's outage share of an account (fixed when the outage
   // first touches it: limit minus the last `used` seen, over the instance count). An account
-  // this instance never saw in Redis has no known remainder: nothing is admitted (503).
-  const takeShare = async (account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId: string): Promise<ReserveResult> => {
+  // this instance never saw in Redis has no known remainder: nothing is admitted (503), unless
+  // Redis answers again and `seenUsed` is what it just reported (the base of the share then).
+  const takeShare = async (account: string, amountNano: number, limitNano: number, ttlSeconds: number, holdId: string, seenUsed?: number): Promise<ReserveResult> => {
     let s = shares.get(account);
     if (!s) {
-      const base = lastUsed.get(account);
+      const base = lastUsed.get(account) ?? seenUsed;
       if (base === undefined) throw storeUnavailable();
       s = { base, share: Math.floor(Math.max(0, limitNano - base) / Math.max(1, instances())) };
       shares.set(account, s);
@@ -235,7 +162,8 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   const settleOrJournal = async (p: PendingSettle) => {
     settling++;
     try {
-      if (guard.suspect?.() || journal.size() > 0) throw new Error('store suspended after a recent failure');
+      // Behind a journal that waits, a settlement waits too (they are written back in order).
+      if (journal.size() > 0 || guard.suspect?.()) throw new StoreSkipped();
       await applySettle(p);
     } catch (e) {
       if (isPermanentError(e)) {
@@ -252,13 +180,14 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
   // Catch up soon after Redis returns even when no call asks, so others see our local holds.
   const catchUpTimer = setInterval(() => {
     endOutageWhenFleetCaughtUp();
-    if ((localHolds.size > 0 || journal.size() > 0) && !guard.suspect?.()) void (catchingUp ??= catchUp().catch(() => undefined).finally(() => { catchingUp = undefined; }));
+    if ((localHolds.size > 0 || journal.size() > 0) && !catchingUp && !guard.suspect?.()) void (catchingUp = catchUp().catch((e: unknown) => guard.onFailure?.(e)).finally(() => { catchingUp = undefined; }));
   }, 100);
   catchUpTimer.unref();
 
   const ledger: RedisSpendLedger = {
     journal,
     backlog: () => journal.size() + localHolds.size,
+    inOutage: () => outage !== undefined,
     async close() {
       clearInterval(catchUpTimer);
       journal.stop();
@@ -274,7 +203,7 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
     async reserve(account, amountNano, limitNano, ttlSeconds, holdId = randomUUID(), rate?: RateCheck): Promise<ReserveResult> {
       const k = keysOf(account);
       try {
-        if (guard.suspect?.()) throw new Error('store suspended after a recent failure');
+        if (guard.suspect?.()) throw new StoreSkipped();
         if (localHolds.size > 0 || journal.size() > 0) await (catchingUp ??= catchUp().finally(() => { catchingUp = undefined; }));
         const rateKey = rate ? rateLimitKey(conn, rate.key) : ownerKey(conn, k.owner, 'rl');
         const rateLimit = rate ? rateCap(rate.limit) : '';
@@ -293,7 +222,8 @@ export function createRedisSpendLedger(conn: RedisConnection, guard: StoreGuard,
         if (ok === 1 && outage) {
           // Redis answers again, but other instances may not have written back yet: keep within
           // this instance's outage share until they have.
-          const mine = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId);
+          // An account first seen now takes its share of what Redis says is left (before this hold).
+          const mine = await takeShare(account, amountNano, limitNano, ttlSeconds, holdId, Math.max(0, used - amountNano));
           if (!mine.ok) {
             await applySettle({ holdId, entries: [{ account, reservedNano: 0, ttlSeconds }], actualNano: 0, count: false });
             return { ok: false, usedNano: Math.max(used, mine.usedNano), holdId, rate: decision };

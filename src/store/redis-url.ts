@@ -7,8 +7,13 @@ export type RedisTarget =
   | { kind: 'sentinel'; options: RedisOptions }
   | { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; options: ClusterOptions };
 
-/** The store kinds a URL may name (reported by `/readyz` and `gateway status`). */
-export type StoreKind = 'memory' | RedisTarget['kind'];
+/** The store kinds a URL may name, as operators say them (reported by `/readyz` and `gateway status`). */
+export type StoreKind = 'memory' | 'redis' | 'redis-sentinel' | 'redis-cluster';
+
+/** The reported store kind of a Redis connection's target. */
+export function storeKindName(kind: RedisTarget['kind']): StoreKind {
+  return kind === 'sentinel' ? 'redis-sentinel' : kind === 'cluster' ? 'redis-cluster' : 'redis';
+}
 
 /** Default key prefix. */
 export const DEFAULT_REDIS_PREFIX = 'gw:';
@@ -19,6 +24,11 @@ export interface StoreTls { ca_file?: string }
 /** The store kind a `store.url` names, without connecting. */
 export function storeKindOf(storeUrl: string): StoreKind {
   if (storeUrl === 'memory') return 'memory';
+  return storeKindName(targetKindOf(storeUrl));
+}
+
+/** Which kind of Redis target a (non-memory) store URL names. */
+function targetKindOf(storeUrl: string): RedisTarget['kind'] {
   if (storeUrl.startsWith('redis+sentinel://')) return 'sentinel';
   if (storeUrl.startsWith('redis-cluster://') || storeUrl.startsWith('rediss-cluster://')) return 'cluster';
   return 'single';
@@ -36,7 +46,7 @@ export function parseRedisUrl(storeUrl: string, tls: StoreTls = {}): { target: R
   if (prefix.includes('{') || prefix.includes('}')) throw new Error('store.url prefix must not contain { or } (they mark Redis Cluster hash tags)');
   const bare = storeUrl.replace(/\?.*$/, '');
   const tlsOptions = () => (tls.ca_file ? { ca: readFileSync(tls.ca_file) } : {});
-  const kind = storeKindOf(storeUrl);
+  const kind = targetKindOf(storeUrl);
   if (kind === 'single') {
     const url = new URL(bare);
     const options: RedisOptions = {};

@@ -1,5 +1,5 @@
 import { Agent, errors as undiciErrors } from './undici-core.js';
-import type { AttemptFailure } from '../routing/outcome.js';
+import type { UpstreamFailure } from './upstream-failure.js';
 import type { CallSignal } from './request-abort.js';
 import { dispatchUpstream, type UpstreamHead } from './upstream-body.js';
 
@@ -13,7 +13,7 @@ export interface AttemptTimeouts { readonly connectMs: number; readonly firstByt
  */
 export interface AttemptTrace {
   calls: number;
-  failure?: AttemptFailure;
+  failure?: UpstreamFailure;
   firstByteAt?: number;
   /** The request's running count of upstream calls (all attempts, both sides of a hedge). */
   total?: { calls: number };
@@ -34,7 +34,7 @@ export interface UpstreamCall {
 /** A call that got no answer: the connection failed, a deadline passed, or it was aborted. */
 export interface UpstreamFailed {
   readonly ok: false;
-  readonly failure: Exclude<AttemptFailure, { kind: 'status' }>;
+  readonly failure: Exclude<UpstreamFailure, { kind: 'status' }>;
   readonly error: unknown;
 }
 
@@ -112,7 +112,7 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamHead | U
  * Names an undici (or body read) failure: which deadline passed, a refused connection, a
  * connection that broke after it was made, or an abort (the client's, or the total deadline).
  */
-export function classifyTransportError(e: unknown, signal: CallSignal): Exclude<AttemptFailure, { kind: 'status' }> {
+export function classifyTransportError(e: unknown, signal: CallSignal): Exclude<UpstreamFailure, { kind: 'status' }> {
   if (signal.aborted) return signal.reason === TOTAL_DEADLINE ? { kind: 'timeout', phase: 'total' } : { kind: 'aborted' };
   if (e instanceof undiciErrors.ConnectTimeoutError) return { kind: 'timeout', phase: 'connect' };
   if (e instanceof undiciErrors.HeadersTimeoutError) return { kind: 'timeout', phase: 'first_byte' };

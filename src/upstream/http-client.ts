@@ -1,5 +1,5 @@
 import { GatewayError, errors } from '../errors/gateway-error.js';
-import type { AttemptFailure } from '../routing/outcome.js';
+import type { UpstreamFailure } from './upstream-failure.js';
 import type { UpstreamHead } from './upstream-body.js';
 import { callUpstream, classifyTransportError, type AttemptTimeouts, type UpstreamCall } from './call-upstream.js';
 
@@ -36,7 +36,7 @@ export async function sendUpstream(req: UpstreamRequest): Promise<UpstreamRespon
 }
 
 /** The gateway error a transport failure is answered with. */
-export function failureError(failure: AttemptFailure, provider: string, timeouts: AttemptTimeouts | number, cause?: unknown): Error {
+export function failureError(failure: UpstreamFailure, provider: string, timeouts: AttemptTimeouts | number, cause?: unknown): Error {
   const t = typeof timeouts === 'number' ? { connectMs: timeouts, firstByteMs: timeouts, idleMs: timeouts } : timeouts;
   switch (failure.kind) {
     case 'aborted': return cause instanceof Error ? cause : new Error('aborted');

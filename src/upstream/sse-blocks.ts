@@ -1,4 +1,4 @@
-import type { SseFrame } from '../codecs/codec.js';
+import type { SseFrame } from '../sse-frame.js';
 
 /*
  * Server-sent events as text: whole events found in a text and read into frames that keep

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { SseFrame } from '../codecs/codec.js';
+import type { SseFrame } from '../sse-frame.js';
 import { splitSseBlocks } from './sse-blocks.js';
 import type { ChunkSink, ChunkSource } from './upstream-body.js';
 

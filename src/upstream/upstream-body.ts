@@ -14,6 +14,18 @@ export interface ChunkSink {
   fail(error: unknown): void;
 }
 
+/**
+ * Rewrites a body's bytes as they arrive (an AWS event stream read as text events). `push`
+ * returns what a chunk becomes (undefined: nothing yet), `end` what is left once the body is
+ * complete; a throw fails the body with that error and aborts its request.
+ */
+export interface ChunkTransform {
+  push(chunk: Buffer): Buffer | undefined;
+  end(): Buffer | undefined;
+  /** A failure found inside the last chunk: the body fails with it once that chunk's output is delivered. */
+  readonly error?: unknown;
+}
+
 /** What hands a body's chunks to one sink, and can hold them back or discard the body. */
 export interface ChunkSource {
   /** Hands held and future chunks to `sink`, then its end or failure. Once per body. */
@@ -106,6 +118,7 @@ export class UpstreamBody implements ChunkSource {
   private used = false;
   private headSettled = false;
   private abortCall: ((reason?: Error) => void) | undefined;
+  private transform: ChunkTransform | undefined;
   private resumeCall: (() => void) | undefined;
   /** The signal's reason when it fired before undici connected (onConnect aborts then). */
   private abortReason: unknown = undefined;
@@ -129,6 +142,30 @@ export class UpstreamBody implements ChunkSource {
     if (this.failure) sink.fail(this.failure.error);
     else if (this.ended) sink.end();
     else this.resume();
+  }
+
+  /**
+   * Reads the body through `transform` from here on (chunks already held included). Before any
+   * reader: every reader then sees the transformed bytes.
+   */
+  transformChunks(transform: ChunkTransform): void {
+    if (this.used || this.destroyed) throw new TypeError('Body is unusable: Body has already been read');
+    this.transform = transform;
+    const held = this.held.splice(0);
+    this.heldBytes = 0;
+    for (const chunk of held) {
+      const out = this.transformed(chunk);
+      if (out === null) return;
+      if (out !== undefined) {
+        this.held.push(out);
+        this.heldBytes += out.length;
+      }
+      if (this.transform.error !== undefined) {
+        this.failWith(this.transform.error);
+        return;
+      }
+    }
+    if (this.ended) this.finishTransform();
   }
 
   /** Asks the upstream to stop sending (the connection is paused at the next chunk). */
@@ -213,8 +250,11 @@ export class UpstreamBody implements ChunkSource {
     return true;
   }
 
-  onData(chunk: Buffer): boolean {
-    if (this.destroyed) return false;
+  onData(raw: Buffer): boolean {
+    if (this.destroyed || this.failure) return false;
+    const chunk = this.transform ? this.transformed(raw) : raw;
+    if (chunk === null) return false;
+    if (chunk === undefined) return !this.paused;
     if (this.sink) {
       this.sink.chunk(chunk);
     } else {
@@ -222,12 +262,18 @@ export class UpstreamBody implements ChunkSource {
       this.heldBytes += chunk.length;
       if (this.heldBytes >= HIGH_WATER_BYTES) this.paused = true;
     }
+    if (this.transform?.error !== undefined) {
+      this.failWith(this.transform.error);
+      return false;
+    }
     return !this.paused;
   }
 
   onComplete(): void {
+    if (this.failure) return;
     this.ended = true;
     this.unlisten();
+    if (this.transform && !this.finishTransform()) return;
     this.sink?.end();
   }
 
@@ -256,6 +302,47 @@ export class UpstreamBody implements ChunkSource {
     // onError follows: it rejects the head, or fails the body's reader.
     this.abortCall(reason as Error);
   };
+
+  /** A chunk through the transform: its output, or null when the transform failed the body. */
+  private transformed(chunk: Buffer): Buffer | undefined | null {
+    let out: Buffer | undefined;
+    try {
+      out = this.transform!.push(chunk);
+    } catch (e) {
+      this.failWith(e);
+      return null;
+    }
+    if (out === undefined && this.transform!.error !== undefined) {
+      this.failWith(this.transform!.error);
+      return null;
+    }
+    return out;
+  }
+
+  /** The transform's last bytes once the body is complete; false when it failed the body. */
+  private finishTransform(): boolean {
+    let last: Buffer | undefined;
+    try {
+      last = this.transform!.end();
+    } catch (e) {
+      this.failWith(e);
+      return false;
+    }
+    if (last === undefined) return true;
+    if (this.sink) this.sink.chunk(last);
+    else this.held.push(last);
+    return true;
+  }
+
+  /** Fails the body with `error` (a transform's): the request is aborted, a reader sees the error. */
+  private failWith(error: unknown): void {
+    if (this.failure) return;
+    // Held chunks stay: a reader still gets what arrived before the failure, then the failure.
+    this.failure = { error };
+    this.unlisten();
+    if (!this.ended) this.abortCall?.(error as Error);
+    this.sink?.fail(error);
+  }
 
   private unlisten(): void {
     if (this.signal) unlisten(this.signal, this.onAbort);

@@ -24,6 +24,8 @@ const TERMINAL: Record<string, (frames: SseFrame[]) => number> = {
   'anthropic-messages': (frames) => frames.findIndex((f) => f.data.includes('"message_stop"')),
   gemini: (frames) => frames.findIndex((f) => f.data.includes('"finishReason"')),
   'openai-responses': (frames) => frames.findIndex((f) => /"type":\s*"response\.(completed|incomplete|failed)"/.test(f.data)),
+  // ConverseStream as the event-stream reader writes it (src/providers/bedrock/event-frames.ts).
+  'bedrock-converse': (frames) => frames.findIndex((f) => f.event === 'metadata'),
 };
 
 async function framesOf(dialect: string, fixture: string): Promise<SseFrame[]> {

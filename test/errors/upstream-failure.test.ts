@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { rememberSecrets, redactSecrets, redactValue } from '../../src/errors/redact.js';
 import { classifyUpstreamError, upstreamFailure, upstreamStreamError } from '../../src/errors/upstream-failure.js';
 import { toMessagesError } from '../../src/errors/surface-types.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 // The old import path keeps working (one-line re-exports for the upstream client's importers).
 import { redactSecrets as redactViaClient, upstreamFailure as failureViaClient } from '../../src/upstream/http-client.js';
 

@@ -116,7 +116,7 @@ describe('fleet', () => {
       );
       expect(result.code).to.equal(3);
       const status = JSON.parse(result.stdout) as { store: string; config_hash: string; instances: Array<{ config_hash: string; same_config: boolean; pid: number }> };
-      expect(status.store).to.equal('single');
+      expect(status.store).to.equal('redis');
       expect(status.instances).to.have.length(2);
       expect(status.instances.filter((i) => i.same_config)).to.have.length(1);
       expect(status.instances.map((i) => i.config_hash)).to.have.members([hashOf(fileA), hashOf(fileB)]);

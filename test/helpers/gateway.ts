@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { compile } from '../../src/compile/compile.js';
 import { formatDiagnostic } from '../../src/config/diagnostics.js';
 import { loadProject } from '../../src/config/load-project.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { startGateway as start } from '../../src/server/start.js';
 
 /** The API key every test gateway accepts unless a test sets its own. */

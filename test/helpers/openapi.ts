@@ -17,8 +17,8 @@ export type Json = null | boolean | number | string | Json[] | JsonObject;
 /** A JSON object (a schema node, once read). */
 export type JsonObject = { [key: string]: Json };
 
-/** One of the providers' published OpenAPI documents (vendored in test/fixtures/openapi). */
-export type OpenApiDocument = 'openai.json' | 'anthropic.json';
+/** One of the published OpenAPI documents vendored in test/fixtures/openapi (see its README). */
+export type OpenApiDocument = 'openai.json' | 'anthropic.json' | 'openresponses.json';
 
 /** Validates one value; returns readable violations (empty when valid; a fresh array each call). */
 export type SchemaValidator = (body: unknown) => string[];
@@ -86,7 +86,11 @@ function tagged(type: string, properties: JsonObject, required: string[]): JsonO
  *   (echoed back in multi-turn tool use with thinking);
  * - image source `{type:'url', url}` and `{type:'file', file_id}` (the 2024 document has only base64);
  * - `tool_choice` `{type:'none'}`;
- * - tool `strict` (strict tool use).
+ * - tool `strict` (strict tool use);
+ * - message content block `document` (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support):
+ *   a PDF as `{type:'base64', media_type:'application/pdf', data}`, `{type:'url', url}` or
+ *   `{type:'file', file_id}`, or plain text `{type:'text', media_type:'text/plain', data}`, with
+ *   an optional `title` (the 2024 document has it only among its Beta schemas).
  */
 function allowNewerAnthropicFields(doc: JsonObject): void {
   const schemas = schemasOf(doc);
@@ -108,14 +112,37 @@ function allowNewerAnthropicFields(doc: JsonObject): void {
   props.service_tier = { enum: ['auto', 'standard_only'] };
   schemas.RequestThinkingBlock = tagged('thinking', { thinking: { type: 'string' }, signature: { type: 'string', minLength: 1 } }, ['thinking', 'signature']);
   schemas.RequestRedactedThinkingBlock = tagged('redacted_thinking', { data: { type: 'string', minLength: 1 } }, ['data']);
+  schemas.RequestDocumentBlock = tagged('document', {
+    source: {
+      anyOf: [
+        tagged('base64', { media_type: { const: 'application/pdf' }, data: { type: 'string', minLength: 1 } }, ['media_type', 'data']),
+        tagged('text', { media_type: { const: 'text/plain' }, data: { type: 'string' } }, ['media_type', 'data']),
+        tagged('url', { url: { type: 'string', format: 'uri' } }, ['url']),
+        tagged('file', { file_id: { type: 'string' } }, ['file_id']),
+      ],
+    },
+    title: { type: 'string' },
+  }, ['source']);
   // The discriminated oneOfs below are anyOfs by now (see toJsonSchema).
   const content = ((schemas.InputMessage!.properties as JsonObject).content as { anyOf: JsonObject[] }).anyOf[1]!.items as { anyOf: Json[] };
-  content.anyOf.push({ $ref: '#/components/schemas/RequestThinkingBlock' }, { $ref: '#/components/schemas/RequestRedactedThinkingBlock' });
+  content.anyOf.push({ $ref: '#/components/schemas/RequestThinkingBlock' }, { $ref: '#/components/schemas/RequestRedactedThinkingBlock' }, { $ref: '#/components/schemas/RequestDocumentBlock' });
   const imageSource = (schemas.RequestImageBlock!.properties as JsonObject).source as { anyOf: Json[] };
   imageSource.anyOf.push(tagged('url', { url: { type: 'string', format: 'uri' } }, ['url']), tagged('file', { file_id: { type: 'string' } }, ['file_id']));
   schemas.ToolChoiceNone = tagged('none', {}, []);
   (schemas.ToolChoice as { anyOf: Json[] }).anyOf.push({ $ref: '#/components/schemas/ToolChoiceNone' });
   (schemas.Tool!.properties as JsonObject).strict = { type: 'boolean' };
+}
+
+/**
+ * openai.json types `Response.usage` as an object, but the live API sends `usage: null` in the
+ * `response.created` / `response.in_progress` snapshots (before anything was counted; see the
+ * recorded test/fixtures/text-upstreams/openai-responses/*.sse), as the Open Responses schema
+ * (`usage` required, nullable) also says. That null, and nothing else, is allowed here.
+ */
+function allowLiveOpenAiShapes(doc: JsonObject): void {
+  const schemas = schemasOf(doc);
+  const own = (schemas.Response!.allOf as JsonObject[])[2]!.properties as JsonObject;
+  own.usage = { anyOf: [{ $ref: '#/components/schemas/ResponseUsage' }, { type: 'null' }] };
 }
 
 function schemasOf(doc: JsonObject): { [name: string]: JsonObject } {
@@ -139,6 +166,7 @@ export function openApiDocument(name: OpenApiDocument): JsonObject {
   const raw = JSON.parse(readFileSync(path.resolve(process.cwd(), 'test/fixtures/openapi', name), 'utf8')) as Json;
   const doc = toJsonSchema(raw) as JsonObject;
   if (name === 'anthropic.json') allowNewerAnthropicFields(doc);
+  if (name === 'openai.json') allowLiveOpenAiShapes(doc);
   loadAjv().addSchema(doc, name);
   documents.set(name, doc);
   return doc;
@@ -215,4 +243,27 @@ export function openAiRequestBody(method: string, specPath: string, contentType:
 function resolvePointer(doc: JsonObject, pointer: string): JsonObject {
   const keys = pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
   return keys.reduce<Json>((node, key) => (node as JsonObject)[key] ?? null, doc) as JsonObject;
+}
+
+/** The validator of one of the Open Responses component schemas, e.g. `ResponseResource`. */
+export function openResponsesValidator(schemaName: string): SchemaValidator {
+  return openApiValidator('openresponses.json', `/components/schemas/${schemaName}`);
+}
+
+/**
+ * The validator of one Open Responses streaming event, chosen by its `type` among the members
+ * of the `text/event-stream` schema of `POST /responses` (the events the specification lists).
+ * Throws for a type the specification does not have, so an unknown event fails the test.
+ */
+export function openResponsesStreamEventValidator(eventType: string): SchemaValidator {
+  const doc = openApiDocument('openresponses.json');
+  const schemas = schemasOf(doc);
+  const post = (doc.paths as { [path: string]: { post: JsonObject } })['/responses']!.post;
+  const stream = resolvePointer(post, '/responses/200/content/text~1event-stream/schema') as { anyOf?: Array<{ $ref?: string }> };
+  for (const member of stream.anyOf ?? []) {
+    const name = member.$ref?.split('/').pop();
+    const type = name === undefined ? undefined : ((schemas[name]?.properties as JsonObject | undefined)?.type as { enum?: Json[] } | undefined);
+    if (name !== undefined && type?.enum?.includes(eventType)) return openResponsesValidator(name);
+  }
+  throw new Error(`the Open Responses stream has no event of type ${eventType}`);
 }

@@ -185,6 +185,19 @@ export const DIALECTS: readonly Dialect[] = [
       usage: { prompt_tokens: 4 * inputs.length, total_tokens: 4 * inputs.length },
     };
   }),
+  // POST /v1/responses/compact: the user messages of the input kept, then one opaque compaction item.
+  openAiOperation('openai-responses-compact', '/responses/compact', (body) => ({
+    id: 'resp_cmp_kit_0001',
+    object: 'response.compaction',
+    created_at: 1767225600,
+    output: [
+      ...(Array.isArray(body.input) ? (body.input as Array<Record<string, unknown>>) : [{ role: 'user', content: String(body.input ?? '') }])
+        .filter((item) => item.role === 'user')
+        .map((item, i) => ({ id: `msg_kit_${i}`, type: 'message', status: 'completed', role: 'user', content: [{ type: 'input_text', text: typeof item.content === 'string' ? item.content : JSON.stringify(item.content) }] })),
+      { id: 'cmp_kit_0001', type: 'compaction', encrypted_content: 'gAAAAABkitCompactedConversation==' },
+    ],
+    usage: { input_tokens: 139, input_tokens_details: { cached_tokens: 0 }, output_tokens: 438, output_tokens_details: { reasoning_tokens: 64 }, total_tokens: 577 },
+  })),
   openAiOperation('openai-images', '/images/generations', () => ({
     created: Math.floor(Date.now() / 1000),
     // A 1x1 transparent PNG.

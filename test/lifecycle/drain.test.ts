@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { request as httpRequest, Agent, type IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
@@ -108,6 +109,24 @@ describe('graceful drain (gateway serve, SIGTERM)', () => {
     expect(text).to.equal('first second');
     expect(await gw.exited).to.equal(0);
     expect(gw.output()).to.include('gateway stopped');
+  });
+
+  it('does not wait for an idle /v1/responses WebSocket: it is closed with 1001 and the process exits long before the grace period', async () => {
+    const port = await freePort();
+    const dir = writeProject({ 'gateway.yaml': baseConfig({ port, graceS: 30 }) });
+    gw = await startServe(dir, port, { OPENAI_API_KEY: 'sk-held', OPENAI_BASE_URL: upstream.baseUrl });
+    const ws = new WebSocket(`${gw.url.replace(/^http/, 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${KEY}` } });
+    ws.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    await new Promise((resolve) => ws.once('open', resolve));
+    const completed = new Promise<void>((resolve) => ws.on('message', (data) => { if ((JSON.parse(String(data)) as { type: string }).type === 'response.completed') resolve(); }));
+    ws.send(JSON.stringify({ type: 'response.create', model: 'sandbox/echo-1', input: 'hi' }));
+    await completed;
+    const stopping = Date.now();
+    gw.child.kill('SIGTERM');
+    expect(await closed).to.equal(1001);
+    expect(await gw.exited).to.equal(0);
+    expect(Date.now() - stopping).to.be.below(10_000);
   });
 
   it('ends a stream still open when the grace period is over with an error event in its format, answers an unanswered call 503, then exits 0', async () => {

@@ -8,7 +8,7 @@ import { parse, stringify } from 'yaml';
 import { reloadGateway } from '../../src/cli/reload.js';
 import { compile } from '../../src/compile/compile.js';
 import { loadProject } from '../../src/config/load-project.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import { startGateway, type RunningGateway } from '../../src/server/start.js';
 import { startHeldChat, type HeldChat } from '../kit/held-chat.js';
 import { REPO_ROUTES, baseConfig, startServe, writeProject, type ServeProcess } from './project.js';

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import { createFastCounter, createFastHistogram } from '../../src/observability/bound-metrics.js';
 import { createGatewayMetrics } from '../../src/observability/metrics.js';
-import type { AttemptRecord, RequestRecord } from '../../src/server/request-record.js';
+import type { AttemptRecord, RequestRecord } from '../../src/calls/request-record.js';
 import { parseSamples, samplesOf, valueOf } from './prometheus-text.js';
 
 function record(over: Partial<RequestRecord> = {}): RequestRecord {
@@ -11,7 +11,7 @@ function record(over: Partial<RequestRecord> = {}): RequestRecord {
 }
 
 function attempt(over: Partial<AttemptRecord> = {}): AttemptRecord {
-  return { requestId: 'req_1', attempt: 1, model: 'openai/gpt-4o', provider: 'openai', upstream: 'openai-east', startedAt: Date.now(), durationMs: 80, outcome: 'ok', retried: false, ...over };
+  return { requestId: 'req_1', attempt: 1, model: 'openai/gpt-4o', provider: 'openai', upstream: 'openai-east', startedAt: Date.now(), durationMs: 80, outcome: 'ok', retried: false, forced: false, ...over };
 }
 
 describe('observability: metrics', () => {

@@ -6,7 +6,7 @@ import { parseDocument, YAMLMap } from 'yaml';
 import { compile } from '../../src/compile/compile.js';
 import { formatDiagnostic } from '../../src/config/diagnostics.js';
 import { loadProject } from '../../src/config/load-project.js';
-import { createLogger } from '../../src/server/logger.js';
+import { createLogger } from '../../src/observability/logger.js';
 import type { Runtime } from '../../src/compile/runtime.js';
 import { startGateway, type RunningGateway } from '../../src/server/start.js';
 import { baseConfigPath } from '../e2e/chat-upstream/config-copy.js';

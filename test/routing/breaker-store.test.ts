@@ -15,10 +15,15 @@ function contract(name: string, make: () => BreakerStore) {
       const key = `p/${randomBytes(3).toString('hex')}`;
       for (let i = 0; i < 2; i++) await store.record(key, false, policy);
       expect(await store.check(key, policy)).to.equal('closed');
+      expect(await store.cooldownLeftMs(key, policy), 'closed: nothing to wait for').to.equal(0);
       await store.record(key, false, policy);
       expect(await store.check(key, policy)).to.equal('open');
+      const left = await store.cooldownLeftMs(key, policy);
+      expect(left, 'open: the cooldown left').to.be.within(200, 300);
       await new Promise((r) => setTimeout(r, 350));
+      expect(await store.cooldownLeftMs(key, policy), 'cooldown over: the probe is due').to.equal(0);
       expect(await store.check(key, policy)).to.equal('probe');
+      expect(await store.cooldownLeftMs(key, policy), 'a probe in flight holds the others for its own cooldown').to.be.within(200, 300);
       expect(await store.check(key, policy), 'one probe at a time').to.equal('open');
       await store.record(key, true, policy);
       expect(await store.check(key, policy)).to.equal('closed');

@@ -19,7 +19,7 @@ describe('routing', () => {
       expect(policy.retry.onConnectError && policy.retry.onTimeout).to.equal(true);
       expect([policy.retry.backoffInitialMs, policy.retry.backoffMaxMs, policy.retry.retryAfterMaxMs]).to.deep.equal([250, 4000, 20_000]);
       expect(policy.timeouts).to.deep.equal({ connectMs: 5000, firstByteMs: 60_000, idleMs: 60_000, totalMs: 600_000 });
-      expect(policy.breaker).to.deep.equal({ failures: 5, windowMs: 30_000, cooldownMs: 30_000 });
+      expect(policy.breaker).to.deep.equal({ failures: 5, windowMs: 30_000, cooldownMs: 30_000, whenAllOpen: 'try' });
       expect(ROUTING_DEFAULTS.retry.on).to.include('timeout');
     });
     it('lets later layers win key by key, and the legacy timeout stand for first byte and idle', () => {

@@ -8,7 +8,7 @@ describe('routing/observed-breaker-store', () => {
       let t = 0;
       const seen: Array<[string, string, ObservedBreakerState]> = [];
       const store = observeBreakerStore(createMemoryBreakerStore(() => t), (provider, upstream, state) => seen.push([provider, upstream, state]));
-      const policy = { failures: 2, windowMs: 30_000, cooldownMs: 1000 };
+      const policy = { failures: 2, windowMs: 30_000, cooldownMs: 1000, whenAllOpen: 'try' as const };
       expect(await store.check('openai/primary', policy)).to.equal('closed');
       await store.record('openai/primary', true, policy);
       expect(seen, 'closed and healthy: nothing reported').to.deep.equal([]);

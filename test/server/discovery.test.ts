@@ -50,6 +50,19 @@ describe('discovery', () => {
       expect(none.data).to.deep.equal([]);
       expect(res.headers.get('etag')).to.not.equal(null);
     });
+
+    it('returns exactly the models whose card lists the parameter, under every spelling (SPEC 4.17)', async () => {
+      const all = (await (await fetch(`${gw.url}/v1/models`)).json() as { data: Card[] }).data;
+      const names = ['max_tokens', 'max_completion_tokens', 'max_output_tokens', 'tools', 'functions', 'response_format', 'output_format', 'temperature', 'reasoning_effort', 'stop_sequences'];
+      for (const name of names) {
+        const listed = (await (await fetch(`${gw.url}/v1/models?supported_parameters=${name}`)).json() as { data: Card[] }).data.map((m) => m.id);
+        const carded = all.filter((m) => m.supported_parameters?.includes(name)).map((m) => m.id);
+        expect(listed, `?supported_parameters=${name}`).to.deep.equal(carded);
+      }
+      const echo = all.find((m) => m.id === 'sandbox/echo-1')!;
+      expect(echo.supported_parameters, 'one capability, every spelling the gateway accepts').to.include.members(['max_tokens', 'max_completion_tokens', 'tools', 'functions']);
+      expect(new Set(echo.supported_parameters).size, 'no repeats').to.equal(echo.supported_parameters!.length);
+    });
   });
 
   describe('GET /v1/models/{provider}/{model}', () => {

@@ -34,7 +34,7 @@ describe('server/handlers/readiness (fleet fields)', () => {
 
   it('gives two instances of one config on one Redis the same hash and different instance ids', async () => {
     const [ra, rb] = await Promise.all([readyz(a), readyz(b)]);
-    expect(ra.body.store).to.deep.equal({ kind: 'single', healthy: true });
+    expect(ra.body.store).to.deep.equal({ kind: 'redis', healthy: true });
     expect(ra.body.config_hash).to.equal(rb.body.config_hash);
     expect(ra.body.instance_id).to.not.equal(rb.body.instance_id);
     // The store URL differs from the memory gateway's, so the effective config does too.

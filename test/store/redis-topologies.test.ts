@@ -9,6 +9,7 @@ import { createMemoryResponseStore } from '../../src/store/response-store-memory
 import { createRedisResponseStore } from '../../src/store/response-store-redis.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type StoredResponse } from '../../src/store/response-store.js';
 import { createFleet, readFleet } from '../../src/fleet/fleet.js';
+import { storeKindName } from '../../src/store/redis-url.js';
 import { startRedisCluster, startSentinel, startTlsRedis, type RedisTopology } from './support/redis-topologies.js';
 import { freePort } from '../helpers/free-port.js';
 import { awayFromMinuteEdge, post } from '../e2e/budget/support/client.js';
@@ -44,10 +45,10 @@ async function exerciseStore(conn: RedisConnection): Promise<void> {
       expect([...items.keys()]).to.deep.equal([`msg_in_${o}`, `msg_out_${o}`]);
       expect(await responses.load(`owner${(o + 1) % 6}`, `resp_${o}`), "another owner's id").to.equal(undefined);
     }
-    const fleet = createFleet({ conn, configHash: () => 'abc', instanceId: 'node-a', storeKind: conn.kind });
+    const fleet = createFleet({ conn, configHash: () => 'abc', instanceId: 'node-a', storeKind: storeKindName(conn.kind) });
     await fleet.beat();
     expect((await readFleet(conn)).map((m) => m.instance_id)).to.include('node-a');
-    expect(await fleet.describe()).to.deep.include({ config_hash: 'abc', instance_id: 'node-a', store: { kind: conn.kind, healthy: true } });
+    expect(await fleet.describe()).to.deep.include({ config_hash: 'abc', instance_id: 'node-a', store: { kind: storeKindName(conn.kind), healthy: true } });
     await fleet.close();
   } finally {
     await ledger.close();
@@ -72,6 +73,7 @@ describe('store on Redis Cluster, TLS and Sentinel (servers started by this test
 
     it('reserves, settles, limits and heartbeats across slots owned by different masters', async () => {
       expect(conn.kind).to.equal('cluster');
+      expect(storeKindName(conn.kind), 'as /readyz and gateway status name it').to.equal('redis-cluster');
       await exerciseStore(conn);
       // The owners' keys really are spread over the masters (MOVED was followed, not refused).
       const counts = await Promise.all(cluster.ports.map(async (port) => {
@@ -138,6 +140,7 @@ describe('store on Redis Cluster, TLS and Sentinel (servers started by this test
       const conn = connectRedis(`${sentinel.url}?prefix=gws:`);
       try {
         expect(conn.kind).to.equal('sentinel');
+        expect(storeKindName(conn.kind), 'as /readyz and gateway status name it').to.equal('redis-sentinel');
         expect(await conn.ready(10_000)).to.equal(true);
         await exerciseStore(conn);
       } finally {

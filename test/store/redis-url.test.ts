@@ -37,7 +37,7 @@ describe('store/redis-url', () => {
 
   describe('#storeKindOf', () => {
     it('names each scheme', () => {
-      expect(['memory', 'redis://h', 'rediss://h', 'redis+sentinel://h/m', 'redis-cluster://h:1'].map(storeKindOf)).to.deep.equal(['memory', 'single', 'single', 'sentinel', 'cluster']);
+      expect(['memory', 'redis://h', 'rediss://h', 'redis+sentinel://h/m', 'redis-cluster://h:1'].map(storeKindOf)).to.deep.equal(['memory', 'redis', 'redis', 'redis-sentinel', 'redis-cluster']);
     });
   });
 });

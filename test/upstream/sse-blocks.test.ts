@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createParser } from 'eventsource-parser';
 import { StringDecoder } from 'node:string_decoder';
-import { writeSseFrame } from '../../src/codecs/shared/sse-frame.js';
+import { writeSseFrame } from '../../src/sse-frame.js';
 import { splitSseBlocks } from '../../src/upstream/sse-blocks.js';
 import { readSseBlocks, readSseText } from '../../src/upstream/sse-readers.js';
 import { UpstreamBody } from '../../src/upstream/upstream-body.js';

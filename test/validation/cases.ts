@@ -33,6 +33,7 @@ export const VALID_BODIES: Readonly<Record<string, Body>> = {
   '/v1/chat/completions': { model: 'sandbox/echo-1', messages: [{ role: 'user', content: 'hi' }] },
   '/v1/messages': { model: 'sandbox/echo-1', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] },
   '/v1/responses': { model: 'sandbox/echo-1', input: 'hi' },
+  '/v1/responses/compact': { model: 'sandbox/echo-1', input: 'hi' },
   '/v1/images/generations': { model: 'sandbox/image-1', prompt: 'a red square' },
   '/v1/images/edits': { model: 'sandbox/image-1', prompt: 'make it blue', image: PNG_DATA_URI },
   '/v1/audio/speech': { model: 'sandbox/speech-1', input: 'hello' },

@@ -25,6 +25,7 @@ const EXPECTED: Record<string, { method: string; path: string; auth: string; han
   'health.yaml': { method: 'GET', path: '/healthz', auth: 'none', handler: 'health', operation: 'health' },
   'readyz.yaml': { method: 'GET', path: '/readyz', auth: 'none', handler: 'readiness', operation: 'readiness' },
   'responses-get.yaml': { method: 'GET', path: '/v1/responses/:id', auth: 'key', handler: 'get-response', operation: 'responses.get' },
+  'responses-compact.yaml': { method: 'POST', path: '/v1/responses/compact', auth: 'key', handler: 'model-call', operation: 'responses.compact' },
   'metrics.yaml': { method: 'GET', path: '/metrics', auth: 'admin', handler: 'metrics', operation: 'metrics' },
   'openapi.yaml': { method: 'GET', path: '/openapi.json', auth: 'none', handler: 'openapi', operation: 'openapi' },
   'docs.yaml': { method: 'GET', path: '/docs', auth: 'none', handler: 'docs', operation: 'docs' },

@@ -3,9 +3,9 @@
  * Block shapes: https://docs.anthropic.com/en/api/messages (content blocks).
  */
 import { errors } from '../../errors/gateway-error.js';
-import type { ImagePart, ImageSource, Part, TextPart, ToolResultPart } from '../internal.js';
+import type { FilePart, ImagePart, ImageSource, Part, TextPart, ToolResultPart } from '../internal.js';
 import { isRecord, parseJsonObject, readString } from '../shared/json.js';
-import type { ContentBlock, ImageBlock, TextBlock, ToolResultBlock } from './wire-types.js';
+import type { ContentBlock, DocumentBlock, ImageBlock, TextBlock, ToolResultBlock } from './wire-types.js';
 
 /** An image source block -> internal source; undefined when the shape is unknown. */
 export function readImageSource(source: unknown): ImageSource | undefined {
@@ -102,6 +102,20 @@ export function encodeImageBlock(part: ImagePart): ImageBlock {
   if (s.kind === 'base64') return { type: 'image', source: { type: 'base64', media_type: s.mediaType, data: s.data } };
   if (s.kind === 'url') return { type: 'image', source: { type: 'url', url: s.url } };
   return { type: 'image', source: { type: 'file', file_id: s.fileId } };
+}
+
+/**
+ * Internal file -> document block: a PDF (base64, URL or uploaded file) or plain text (decoded);
+ * any other inline type is a 400, as Anthropic reads only those.
+ */
+export function encodeDocumentBlock(part: FilePart): DocumentBlock {
+  const s = part.source;
+  const title = part.filename !== undefined ? { title: part.filename } : {};
+  if (s.kind === 'url') return { type: 'document', source: { type: 'url', url: s.url }, ...title };
+  if (s.kind === 'file') return { type: 'document', source: { type: 'file', file_id: s.fileId }, ...title };
+  if (s.mediaType === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: s.data }, ...title };
+  if (s.mediaType.startsWith('text/')) return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(s.data, 'base64').toString('utf8') }, ...title };
+  throw errors.invalidRequest(`Files of type '${s.mediaType}' cannot be sent to this provider; send a PDF or plain text.`, 'unsupported_content');
 }
 
 /** Text block, or nothing for empty text (an empty text block is a 400 on Anthropic). */

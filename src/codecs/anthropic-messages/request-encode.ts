@@ -13,7 +13,7 @@
 import type { DialectRequest, DialectTarget } from '../codec.js';
 import type { Conversation, Message } from '../internal.js';
 import { allowsParameter, clamp } from '../shared/parameters.js';
-import { encodeAssistantBlock, encodeImageBlock, encodeTextBlock, encodeToolResultBlock } from './content-blocks.js';
+import { encodeAssistantBlock, encodeDocumentBlock, encodeImageBlock, encodeTextBlock, encodeToolResultBlock } from './content-blocks.js';
 import { encodeReasoning } from './thinking-config.js';
 import type { AnthropicMessageParam, AnthropicOutputConfig, AnthropicTool, AnthropicToolChoice, ContentBlock } from './wire-types.js';
 
@@ -138,6 +138,7 @@ function encodeMessages(messages: Message[]): AnthropicMessageParam[] {
       if (role === 'assistant') return encodeAssistantBlock(part, false);
       if (part.type === 'text') return encodeTextBlock(part);
       if (part.type === 'image') return [encodeImageBlock(part)];
+      if (part.type === 'file') return [encodeDocumentBlock(part)];
       if (part.type === 'tool_result') return [encodeToolResultBlock(part)];
       return [];
     });

@@ -20,7 +20,14 @@ export interface ToolResultBlock {
 export interface ThinkingBlock { type: 'thinking'; thinking: string; signature: string }
 export interface RedactedThinkingBlock { type: 'redacted_thinking'; data: string }
 
-export type ContentBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
+/** A document (https://docs.anthropic.com/en/docs/build-with-claude/pdf-support): a PDF or plain text. */
+export interface DocumentBlock {
+  type: 'document';
+  source: { type: 'base64'; media_type: 'application/pdf'; data: string } | { type: 'text'; media_type: 'text/plain'; data: string } | { type: 'url'; url: string } | { type: 'file'; file_id: string };
+  title?: string;
+}
+
+export type ContentBlock = TextBlock | ImageBlock | DocumentBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock;
 
 export interface AnthropicMessageParam { role: 'user' | 'assistant'; content: ContentBlock[] }
 

@@ -1,6 +1,6 @@
 import { parseJsonObject, type JsonObject } from '../shared/json.js';
 import { errors } from '../../errors/gateway-error.js';
-import type { ImagePart, Message, Part, ToolResultPart } from '../internal.js';
+import type { FilePart, ImagePart, Message, Part, ToolResultPart } from '../internal.js';
 import { guessMimeType } from './mime-types.js';
 import { isSyntheticCallId } from './tool-ids.js';
 
@@ -42,7 +42,16 @@ export function encodeGeminiContents(messages: Message[], signFunctionCalls: boo
 function encodeUserPart(part: Part): JsonObject[] {
   if (part.type === 'text') return part.text.length > 0 ? [{ text: part.text }] : [];
   if (part.type === 'image') return [encodeImage(part)];
+  if (part.type === 'file') return [encodeFile(part)];
   return [];
+}
+
+/** A file -> inlineData / fileData with its media type (Gemini reads PDFs and text files alike). */
+function encodeFile(part: FilePart): JsonObject {
+  const source = part.source;
+  if (source.kind === 'base64') return { inlineData: { mimeType: source.mediaType, data: source.data } };
+  const uri = source.kind === 'url' ? source.url : source.fileId;
+  return { fileData: { mimeType: guessMimeType(uri, 'application/pdf'), fileUri: uri } };
 }
 
 /**

@@ -4,9 +4,10 @@
  */
 import { errors } from '../../errors/gateway-error.js';
 import type {
-  Conversation, ImagePart, Message, Part, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition,
+  Conversation, FilePart, ImagePart, Message, Part, ReasoningEffort, ResponseFormat, TextPart, ToolChoice, ToolDefinition,
 } from '../internal.js';
 import { parseDataUrl } from '../shared/data-url.js';
+import { decodeOpenAiFile } from '../shared/file-parts.js';
 import { isRecord, readNumber, readString } from '../shared/json.js';
 import { readThinkingFields } from './reasoning-fields.js';
 
@@ -118,14 +119,15 @@ function readTextContent(content: unknown, i: number): string {
   throw errors.invalidRequest(`messages[${i}].content must be a string or an array of parts.`);
 }
 
-function decodeUserContent(content: unknown, i: number): Array<TextPart | ImagePart> {
+function decodeUserContent(content: unknown, i: number): Array<TextPart | ImagePart | FilePart> {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   if (!Array.isArray(content)) throw errors.invalidRequest(`messages[${i}].content must be a string or an array of parts.`);
   return content.map((part, j) => decodeContentPart(part, `messages[${i}].content[${j}]`));
 }
 
-function decodeContentPart(part: unknown, where: string): TextPart | ImagePart {
+function decodeContentPart(part: unknown, where: string): TextPart | ImagePart | FilePart {
   if (!isRecord(part)) throw errors.invalidRequest(`${where} must be an object.`);
+  if (part.type === 'file' && isRecord(part.file)) return decodeOpenAiFile(part.file, `${where}.file`);
   if (part.type === 'text' && typeof part.text === 'string') return { type: 'text', text: part.text };
   if (part.type === 'image_url') {
     const image = isRecord(part.image_url) ? part.image_url : undefined;
@@ -139,7 +141,7 @@ function decodeContentPart(part: unknown, where: string): TextPart | ImagePart {
       ...(detail === 'auto' || detail === 'low' || detail === 'high' ? { detail } : {}),
     };
   }
-  throw errors.invalidRequest(`${where}: content part type '${String(part.type)}' is not supported; use text or image_url.`, 'unsupported_content');
+  throw errors.invalidRequest(`${where}: content part type '${String(part.type)}' is not supported; use text, image_url or file.`, 'unsupported_content');
 }
 
 function decodeAssistant(raw: Record<string, unknown>, i: number): Message {

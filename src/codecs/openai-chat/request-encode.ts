@@ -12,7 +12,7 @@
  */
 import type { DialectRequest, DialectTarget } from '../codec.js';
 import { errors } from '../../errors/gateway-error.js';
-import type { Conversation, ImagePart, Message, Part, ReasoningEffort, TextPart, ThinkingPart, ToolResultPart } from '../internal.js';
+import type { Conversation, FilePart, ImagePart, Message, Part, ReasoningEffort, TextPart, ThinkingPart, ToolResultPart } from '../internal.js';
 import { formatDataUrl } from '../shared/data-url.js';
 import { allowsParameter, listsParameter } from '../shared/parameters.js';
 import type { ChatContentPart, ChatRequestMessage, ChatTool, ChatToolChoice } from './wire-types.js';
@@ -103,10 +103,21 @@ function encodeUserParts(parts: Part[]): string | ChatContentPart[] {
   const content = parts.flatMap((part): ChatContentPart[] => {
     if (part.type === 'text') return [{ type: 'text', text: part.text }];
     if (part.type === 'image') return [encodeImage(part)];
+    if (part.type === 'file') return [encodeFile(part)];
     return [];
   });
   if (content.length === 1 && content[0]!.type === 'text') return content[0]!.text;
   return content;
+}
+
+/** A file part -> chat `file` part: inline data (as a data URL) or an uploaded file's id; chat has no file URLs. */
+function encodeFile(part: FilePart): ChatContentPart {
+  const source = part.source;
+  if (source.kind === 'url') {
+    throw errors.invalidRequest('File URLs cannot be sent to this provider; send the file as base64 data (file_data) or an uploaded file_id.', 'unsupported_content');
+  }
+  if (source.kind === 'file') return { type: 'file', file: { file_id: source.fileId, ...(part.filename !== undefined ? { filename: part.filename } : {}) } };
+  return { type: 'file', file: { filename: part.filename ?? 'file', file_data: formatDataUrl(source.mediaType, source.data) } };
 }
 
 function encodeImage(part: ImagePart): ChatContentPart {

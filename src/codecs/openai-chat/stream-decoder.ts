@@ -52,19 +52,22 @@ export class ChatStreamDecoder implements StreamDecoder {
     const chunk = read.data;
     if (chunk.error !== undefined) return this.error(chunk.error);
 
+    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
+    // Azure OpenAI opens with an annotation-only chunk (`choices: []`, `prompt_filter_results`,
+    // empty id and model, created 0): it carries no answer, so the answer starts with the next.
+    if (!this.started && choices.length === 0 && !isRecord(chunk.usage)) return [];
     const events: StreamEvent[] = [];
     if (!this.started) {
       this.started = true;
       events.push({
         type: 'start',
         id: readString(chunk.id) || generateId('chatcmpl-'),
-        model: readString(chunk.model) ?? this.request.model,
-        created: readNumber(chunk.created) ?? nowSeconds(),
+        model: readString(chunk.model) || this.request.model,
+        created: readNumber(chunk.created) || nowSeconds(),
       });
     }
     if (isRecord(chunk.usage)) this.usage = readChatUsage(chunk.usage);
 
-    const choices = Array.isArray(chunk.choices) ? chunk.choices : [];
     const choice = choices.find((c) => isRecord(c) && (c.index === 0 || c.index === undefined));
     if (isRecord(choice)) {
       if (isRecord(choice.delta)) events.push(...this.readDelta(choice.delta));

@@ -5,7 +5,9 @@
 
 export interface ChatTextPart { type: 'text'; text: string }
 export interface ChatImagePart { type: 'image_url'; image_url: { url: string; detail?: 'auto' | 'low' | 'high' } }
-export type ChatContentPart = ChatTextPart | ChatImagePart;
+/** A file (PDF ...) for the model to read (https://platform.openai.com/docs/guides/pdf-files). */
+export interface ChatFilePart { type: 'file'; file: { filename?: string; file_data?: string; file_id?: string } }
+export type ChatContentPart = ChatTextPart | ChatImagePart | ChatFilePart;
 
 export interface ChatToolCall { id: string; type: 'function'; function: { name: string; arguments: string } }
 

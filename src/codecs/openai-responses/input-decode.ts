@@ -2,7 +2,9 @@ import { errors } from '../../errors/gateway-error.js';
 import type { Message, Part, TextPart, ToolResultPart } from '../internal.js';
 import { appendToolResult, decodeContentParts, decodeInputImage } from './chat-messages.js';
 import { asArray, asObject, readString, isRecord, type JsonObject } from '../shared/json.js';
+import { decodeOpenAiFile } from '../shared/file-parts.js';
 import { openSealedThinking, packReasoningData } from './reasoning-data.js';
+import { openCompaction } from './compaction.js';
 
 /**
  * Decodes a Responses `input` (a string, or a list of items) into system text and turns.
@@ -33,6 +35,14 @@ export function decodeResponsesInput(input: unknown): { system: string[]; messag
       appendToolResult(messages, decodeCallOutput(item, path, callNames));
     } else if (type === 'reasoning') {
       appendAssistantParts(messages, decodeReasoningItem(item));
+    } else if (type === 'compaction') {
+      // A compaction the gateway made unfolds into the items it holds; OpenAI's own are
+      // readable by OpenAI only (a same-format passthrough carries them there untouched).
+      const folded = openCompaction(readString(item.encrypted_content) ?? '');
+      if (folded === undefined) throw errors.invalidRequest(`${path}: this compaction item was made by OpenAI and can only be sent back to an OpenAI Responses API model.`, 'unsupported_input_item');
+      const unfolded = decodeResponsesInput(folded);
+      system.push(...unfolded.system);
+      messages.push(...unfolded.messages);
     } else if (type === 'item_reference') {
       throw errors.invalidRequest(`${path}: item_reference '${String(item.id)}' names no stored item for this key.`, 'item_not_found', { param: `${path}.id` });
     } else {
@@ -62,9 +72,7 @@ function decodeMessageContent(content: unknown, path: string): Part[] {
   return content.map((raw, index) => {
     const part = asObject(raw);
     if (part.type === 'input_image') return decodeInputImage(part, `${path}.content[${index}]`);
-    if (part.type === 'input_file') {
-      throw errors.invalidRequest(`${path}.content[${index}]: input_file is not supported by this model; send text or images.`, 'unsupported_content');
-    }
+    if (part.type === 'input_file') return decodeOpenAiFile(part, `${path}.content[${index}]`);
     return decodeContentParts([part], path)[0] as Part;
   });
 }

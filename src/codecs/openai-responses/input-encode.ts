@@ -1,4 +1,5 @@
-import type { ImagePart, Message, Part, TextPart, ToolResultPart } from '../internal.js';
+import type { FilePart, ImagePart, Message, Part, TextPart, ToolResultPart } from '../internal.js';
+import { formatDataUrl } from '../shared/data-url.js';
 import { formatImageUrl } from './images.js';
 import type { JsonObject } from '../shared/json.js';
 import { groupAssistantParts, isReasoningGroup } from './reasoning-items.js';
@@ -24,7 +25,23 @@ export function encodeResponsesInput(messages: Message[]): JsonObject[] {
 function encodeUserPart(part: Part): JsonObject[] {
   if (part.type === 'text') return [{ type: 'input_text', text: part.text }];
   if (part.type === 'image') return [encodeImage(part)];
+  if (part.type === 'file') return [encodeFile(part)];
   return [];
+}
+
+/** A file part -> `input_file` (https://platform.openai.com/docs/guides/pdf-files). */
+function encodeFile(part: FilePart): JsonObject {
+  const source = part.source;
+  const out: JsonObject = { type: 'input_file' };
+  if (source.kind === 'base64') {
+    out.filename = part.filename ?? 'file';
+    out.file_data = formatDataUrl(source.mediaType, source.data);
+  } else {
+    if (part.filename !== undefined) out.filename = part.filename;
+    if (source.kind === 'url') out.file_url = source.url;
+    else out.file_id = source.fileId;
+  }
+  return out;
 }
 
 function encodeImage(part: ImagePart): JsonObject {

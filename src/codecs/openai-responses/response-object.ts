@@ -39,36 +39,48 @@ export function encodeUsage(usage: Usage): JsonObject {
 }
 
 /**
- * Renders the Responses object with the fields the API (and the official SDK's types) always
- * carry: request settings are echoed back (https://platform.openai.com/docs/api-reference/responses/object).
+ * Renders the Responses object with every field the API (and the official SDK's types) carry,
+ * request settings echoed back (https://platform.openai.com/docs/api-reference/responses/object),
+ * which is also every field the Open Responses schema requires (`ResponseResource`, 2026-04-24):
+ * settings the client left out show the value that applied, e.g. `temperature: 1`, not null.
  */
 export function renderResponseObject(snapshot: ResponseSnapshot, request: Conversation, model: string): JsonObject {
   return {
     id: snapshot.id,
     object: 'response',
     created_at: snapshot.createdAt,
+    // The moment the response completed; null until then (and for incomplete or failed ones).
+    completed_at: snapshot.status === 'completed' ? Math.max(snapshot.createdAt, Math.floor(Date.now() / 1000)) : null,
     status: snapshot.status,
     background: false,
     error: snapshot.error ?? null,
     incomplete_details: snapshot.incompleteReason !== undefined ? { reason: snapshot.incompleteReason } : null,
     instructions: request.system.length > 0 ? request.system.join('\n\n') : null,
     max_output_tokens: request.maxOutputTokens ?? null,
+    max_tool_calls: null,
     metadata: request.metadata ?? {},
     model,
     output: snapshot.output,
     parallel_tool_calls: request.parallelToolCalls ?? true,
     previous_response_id: null,
+    prompt_cache_key: null,
     reasoning: { effort: request.reasoning?.effort ?? null, summary: request.reasoning?.summary ?? null },
+    safety_identifier: request.user ?? null,
     service_tier: 'default',
     store: false,
-    temperature: request.temperature ?? null,
+    // Translated calls send no penalties and no logprobs upstream: what applied is the default.
+    presence_penalty: 0,
+    frequency_penalty: 0,
+    temperature: request.temperature ?? 1,
     text: request.responseFormat !== undefined ? encodeTextFormat(request.responseFormat) : { format: { type: 'text' } },
     tool_choice: request.toolChoice !== undefined ? encodeToolChoice(request.toolChoice) : 'auto',
-    tools: encodeTools(request.tools ?? []),
-    top_p: request.topP ?? null,
+    // `description` is always present on the object (null when none: Open Responses `FunctionTool`).
+    tools: encodeTools(request.tools ?? []).map((tool) => ({ description: null, ...tool })),
+    top_logprobs: 0,
+    top_p: request.topP ?? 1,
     truncation: 'disabled',
-    // Omitted (not null) until known: the schema types usage as an object.
-    ...(snapshot.usage !== undefined ? { usage: encodeUsage(snapshot.usage) } : {}),
+    // null until known (response.created / in_progress snapshots), then the counts.
+    usage: snapshot.usage !== undefined ? encodeUsage(snapshot.usage) : null,
     // The API omits `user` when none was given (the schema has no null for it).
     ...(request.user !== undefined ? { user: request.user } : {}),
   };

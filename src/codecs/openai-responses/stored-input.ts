@@ -2,7 +2,7 @@
  * Continuing stored responses (pure part): `previous_response_id` and `input` items of type
  * `item_reference` (https://platform.openai.com/docs/api-reference/responses/create) are replaced
  * by what they name, so the rest of the gateway only ever sees complete input. The server looks
- * the references up (server/stored-responses.ts); this file finds and substitutes them.
+ * the references up (calls/stored-responses.ts); this file finds and substitutes them.
  */
 import { errors } from '../../errors/gateway-error.js';
 import { isRecord, readString, type JsonObject } from '../shared/json.js';

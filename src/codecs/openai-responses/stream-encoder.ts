@@ -82,6 +82,9 @@ export class ResponsesStreamEncoder implements StreamEncoder {
     const frames = this.ensureStarted();
     this.terminated = true;
     for (const item of this.open.values()) this.output[item.outputIndex] = this.renderPartial(item);
+    // OpenAI's flat error event. (Open Responses' `ErrorStreamingEvent` nests these under
+    // `error`, but the official openai SDK raises any event carrying `error` as an exception
+    // before the client sees response.failed, so the shape OpenAI's API sends is kept.)
     frames.push(this.frame('error', { code: error.code ?? error.type, message: error.message, param: null }));
     const code = error.status === 429 ? 'rate_limit_exceeded' : 'server_error';
     const response = this.render({ status: 'failed', error: { code, message: error.message }, ...(this.usage ? { usage: this.usage } : {}) });

@@ -5,7 +5,7 @@
  * them, so a model that lists one spelling accepts the capability under every spelling.
  *
  * This table is the only place that knows which names belong together. The parameter filter
- * (server/resolve-model.ts), discovery's `?supported_parameters=` and every dialect's encoder
+ * (calls/resolve-model.ts), discovery's `?supported_parameters=` and every dialect's encoder
  * (shared/parameters.ts) read it, so a field is never dropped because the target lists it under
  * another name.
  */
@@ -50,4 +50,19 @@ export function listSpellings(name: string): readonly string[] {
 export function listsCapability(listed: ReadonlySet<string>, name: string): boolean {
   if (listed.has(name)) return true;
   return listSpellings(name).some((spelling) => listed.has(spelling));
+}
+
+/**
+ * A catalog `parameters` list with every spelling of each capability it names, in list order
+ * (each name, then its other spellings), without repeats: what a model card shows as
+ * `supported_parameters`, so `GET /v1/models?supported_parameters=X` can match the card exactly
+ * and still find a model under any spelling the gateway accepts.
+ */
+export function withEverySpelling(names: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const name of names) {
+    out.add(name);
+    for (const spelling of listSpellings(name)) out.add(spelling);
+  }
+  return [...out];
 }

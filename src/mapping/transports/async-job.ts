@@ -7,7 +7,7 @@ import { MappingCompileError } from '../compile-error.js';
 import { toMedia } from '../media.js';
 import { BASE_VARIABLES, compileRequest, requestScope, requestVariables, upstreamOf, type RequestBuilder } from '../request.js';
 import { responseScope } from '../response.js';
-import { sendBuilt } from '../send.js';
+import { authorizeCall, sendBuilt } from '../send.js';
 import { compileTemplate } from '../template.js';
 import type { JobSpec } from '../types.js';
 import { badResponse, readBytes, readJson, throwIfFailed } from '../upstream-errors.js';
@@ -73,7 +73,11 @@ export const asyncJobTransport: Transport = {
 
     const poll = async (call: OperationCall, state: JobState): Promise<{ reading: Reading; retryAfterMs?: number }> => {
       const where = submit.locate(call, pollPath, requestVariables(call, upstreamOf(call), { id: state.id }));
-      const res = await sendUpstream({ provider: call.providerName, url: where.url, method: job.poll.method ?? 'GET', headers: { accept: 'application/json', ...where.headers }, signal: call.signal, timeoutMs: mapping.timeout_ms ?? call.timeoutMs });
+      const method = job.poll.method ?? 'GET';
+      const headers = { accept: 'application/json', ...where.headers };
+      const authorizing = authorizeCall(call, where.url, method, headers);
+      if (authorizing) await authorizing;
+      const res = await sendUpstream({ provider: call.providerName, url: where.url, method, headers, signal: call.signal, timeoutMs: mapping.timeout_ms ?? call.timeoutMs });
       await throwIfFailed(res, call);
       const retryAfter = Number(res.header('retry-after'));
       return { reading: await read(await readJson(res, call), call, state.id), retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined };

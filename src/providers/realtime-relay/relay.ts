@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { wsModule } from '../../server/ws-module.js';
+import { wsModule } from '../../upstream/ws-module.js';
 
 /** Close code and reason when a relayed session reaches `max_duration_seconds` (same as the sandbox). */
 export const RELAY_CLOSE_CODE = 1000;

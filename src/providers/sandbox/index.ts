@@ -7,6 +7,7 @@ import { editImages } from './images-edits.js';
 import { generateImages } from './images-generations.js';
 import { createRealtimeSession } from './realtime-sessions.js';
 import { rerankDocuments } from './rerank.js';
+import { compactConversation } from './responses-compact.js';
 import { sandboxTextBackend } from './text-backend.js';
 import { pollVideo } from './video-poll.js';
 import { generateVideo } from './video-generations.js';
@@ -26,6 +27,7 @@ const operations: Record<string, (call: OperationCall) => Promise<OperationResul
   'video.generations': generateVideo,
   'video.generations.poll': pollVideo,
   'realtime.sessions': createRealtimeSession,
+  'responses.compact': compactConversation,
 };
 
 /**

@@ -11,7 +11,7 @@ import { countTokens, truncateToTokens } from './token-estimate.js';
  * - tools offered, tool choice not `none`, last turn a user turn -> call tool(s) with arguments
  *   built from their JSON schemas and the user's words (finish `tool_calls`);
  * - last turn holds tool results -> a text summarizing them;
- * - otherwise -> `Echo: <last user text>` with a description of each image received.
+ * - otherwise -> `Echo: <last user text>` with a description of each image and file received.
  * Reasoning requests get a signed thinking part first. `maxOutputTokens` and `stop` are honoured.
  */
 
@@ -73,7 +73,7 @@ export function composeAnswer(request: Conversation): InternalResponse {
   return response;
 }
 
-/** Tokens of the prompt: system texts and every message part (images count IMAGE_INPUT_TOKENS). */
+/** Tokens of the prompt: system texts and every message part (images and files count IMAGE_INPUT_TOKENS each). */
 export function countConversationTokens(request: Conversation): number {
   let total = 0;
   for (const text of request.system) total += countTokens(text);
@@ -86,7 +86,7 @@ function countPartsTokens(parts: readonly Part[]): number {
   for (const part of parts) {
     switch (part.type) {
       case 'text': case 'thinking': total += countTokens(part.text); break;
-      case 'image': total += IMAGE_INPUT_TOKENS; break;
+      case 'image': case 'file': total += IMAGE_INPUT_TOKENS; break;
       case 'tool_call': total += countTokens(part.name) + countTokens(part.arguments); break;
       case 'tool_result': total += typeof part.content === 'string' ? countTokens(part.content) : countPartsTokens(part.content); break;
       case 'redacted_thinking': total += Math.ceil(part.data.length / 16); break;
@@ -126,12 +126,19 @@ export function describeImage(source: ImageSource): string {
   return `[image: ${source.url}]`;
 }
 
+/** Describes an attached file the way the sandbox "sees" it (its name, type and size). */
+function describeFile(filename: string | undefined, source: ImageSource): string {
+  const name = filename ?? 'file';
+  if (source.kind === 'base64') return `[file: ${name} ${source.mediaType} ${Buffer.from(source.data, 'base64').length} bytes]`;
+  return `[file: ${name} ${source.kind === 'url' ? source.url : source.fileId}]`;
+}
+
 function echoUser(messages: readonly Message[], userText: string): string {
   let images: string[] = [];
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i]!;
     if (message.role !== 'user' || message.parts.every((p) => p.type === 'tool_result')) continue;
-    images = message.parts.flatMap((p) => (p.type === 'image' ? [describeImage(p.source)] : []));
+    images = message.parts.flatMap((p) => (p.type === 'image' ? [describeImage(p.source)] : p.type === 'file' ? [describeFile(p.filename, p.source)] : []));
     break;
   }
   const said = [userText.trim(), ...images].filter((s) => s.length > 0).join(' ');

@@ -1,13 +1,12 @@
 import type { ParameterizedContext } from 'koa';
 import { cacheBody } from '../../compile/catalog.js';
-import { listsCapability } from '../../codecs/shared/parameter-spellings.js';
-import type { CachedBody, KeyEntry, Runtime } from '../../compile/runtime.js';
+import type { CachedBody, KeyEntry } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
 import type { SharedServices } from '../services.js';
-import type { AppState } from '../state.js';
+import type { AppState } from '../../calls/state.js';
 import { findClientKey, presentedKey } from '../steps/authenticate.js';
-import { allowsModel } from '../steps/key-policy.js';
+import { modelListBody } from '../../calls/model-list.js';
 
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
 
@@ -40,31 +39,7 @@ export function listModels(ctx: ParameterizedContext<AppState>, key?: KeyEntry):
   const patterns = key?.modelPatterns;
   // Per-key lists vary by credential: never shared by caches.
   if (patterns) ctx.set('Vary', 'Authorization, x-api-key');
-  sendCached(ctx, !patterns && filter.length === 0 ? runtime.modelList : listBody(runtime, patterns ? key : undefined, filter));
-}
-
-/** Cache slot of the lists anonymous and unrestricted callers see. */
-const EVERYONE = {};
-// Lists serialized once per (runtime, restricted key entry or everyone, filter), not per request.
-const listCache = new WeakMap<Runtime, WeakMap<object, Map<string, CachedBody>>>();
-
-/** The models `key` may call (everyone's when undefined) that list every capability in `filter`. */
-function listBody(runtime: Runtime, key: KeyEntry | undefined, filter: string[]): CachedBody {
-  let perRuntime = listCache.get(runtime);
-  if (!perRuntime) listCache.set(runtime, (perRuntime = new WeakMap()));
-  const slot = key ?? EVERYONE;
-  let perCaller = perRuntime.get(slot);
-  if (!perCaller) perRuntime.set(slot, (perCaller = new Map()));
-  const id = [...new Set(filter)].sort().join(',');
-  let c = perCaller.get(id);
-  if (!c) {
-    const data = [...runtime.models.values()]
-      .filter((m) => !m.spec.hidden && !m.provider.missing && (key === undefined || allowsModel(key.modelPatterns, m.spec.id)) && filter.every((p) => listsCapability(m.parameters, p)))
-      .map((m) => m.card);
-    c = cacheBody({ object: 'list', data });
-    if (perCaller.size < (key === undefined ? 256 : 64)) perCaller.set(id, c);
-  }
-  return c;
+  sendCached(ctx, !patterns && filter.length === 0 ? runtime.modelList : modelListBody(runtime, patterns ? key : undefined, filter));
 }
 
 /** GET /v1/models/:provider/:model: one card, 404 in the envelope when unknown or disabled. */

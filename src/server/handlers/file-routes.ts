@@ -1,8 +1,8 @@
 import type { ParameterizedContext } from 'koa';
 import { errors } from '../../errors/gateway-error.js';
 import type { ManagedFileStore } from '../../store/file-store.js';
-import type { AppState } from '../state.js';
-import { publicRecord } from './upload-file.js';
+import type { AppState } from '../../calls/state.js';
+import { publicRecord } from '../../calls/upload-file.js';
 
 /** OpenAI's bounds for GET /files `limit` (its default is the maximum). */
 const MAX_LIST_LIMIT = 10_000;

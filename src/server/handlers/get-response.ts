@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { errors } from '../../errors/gateway-error.js';
 import type { SharedServices } from '../services.js';
-import type { AppState } from '../state.js';
+import type { AppState } from '../../calls/state.js';
 
 /**
  * GET /v1/responses/{id}: the stored response object, as POST /v1/responses answered it. Only the

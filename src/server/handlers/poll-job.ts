@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import { errors } from '../../errors/gateway-error.js';
-import { buildCall } from '../resolve-model.js';
-import type { AppState } from '../state.js';
+import { buildCall } from '../../calls/resolve-model.js';
+import type { AppState } from '../../calls/state.js';
 import { sendResult } from './model-call.js';
 
 /**

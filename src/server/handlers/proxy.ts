@@ -3,8 +3,8 @@ import { createProxyEngine } from '../../calls/proxy/proxy-engine.js';
 import { assertPassthroughAllowed, forwardedRequest } from '../../calls/proxy/passthrough-access.js';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import type { SharedServices } from '../services.js';
-import type { AppState } from '../state.js';
-import { openKeySpend } from '../steps/key-policy.js';
+import type { AppState } from '../../calls/state.js';
+import { openKeySpend } from '../../calls/key-spend.js';
 
 /**
  * The handler of pass-through routes (`operation: proxy`): the gateway's controls (provider

@@ -2,7 +2,7 @@ import type { ParameterizedContext } from 'koa';
 import type { Runtime } from '../../compile/runtime.js';
 import type { Lifecycle, LifecycleState } from '../lifecycle.js';
 import type { SharedServices } from '../services.js';
-import type { AppState } from '../state.js';
+import type { AppState } from '../../calls/state.js';
 
 /** What a readiness check can look at. */
 export interface ReadinessInput { lifecycle: Lifecycle; runtime: Runtime; shared: SharedServices }

@@ -2,7 +2,7 @@ import type { Middleware } from 'koa';
 import type { KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { SharedServices } from '../services.js';
-import type { AppState, GatewayState } from '../state.js';
+import type { AppState, GatewayState } from '../../calls/state.js';
 import { acceptKey, findClientKey, presentedKey } from './authenticate.js';
 
 /** Decides, from the runtime current for this request, that a route may be called without a key. */

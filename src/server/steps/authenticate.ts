@@ -4,7 +4,7 @@ import type { KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors, GatewayError } from '../../errors/gateway-error.js';
 import { firstHeader } from '../../errors/upstream-failure.js';
 import type { SharedServices } from '../services.js';
-import type { AppState, GatewayState } from '../state.js';
+import type { AppState, GatewayState } from '../../calls/state.js';
 
 /**
  * Accepts `Authorization: Bearer <key>` or `x-api-key: <key>` interchangeably: a key of

@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { Observability } from '../../observability/observability.js';
 import { refuseWhileDraining } from '../drain.js';
 import type { Lifecycle } from '../lifecycle.js';
-import type { RequestEvents } from '../request-record.js';
-import type { AppState } from '../state.js';
+import type { RequestEvents } from '../../calls/request-record.js';
+import type { AppState } from '../../calls/state.js';
 import { answerFailure } from './error-boundary.js';
 import { openRequestRecord } from './track-request.js';
 

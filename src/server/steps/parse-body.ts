@@ -1,7 +1,7 @@
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
-import type { AppState } from '../state.js';
+import type { AppState } from '../../calls/state.js';
 import { createMultipartParser, type MultipartParser } from './parse-multipart.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { readJsonBody } from './read-json-body.js';

@@ -6,7 +6,7 @@ import type { File } from 'formidable';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { errors, GatewayError } from '../../errors/gateway-error.js';
 import { UploadedMedia } from '../../mapping/media.js';
-import type { AppState, UploadedFile } from '../state.js';
+import type { AppState, UploadedFile } from '../../calls/state.js';
 
 /** The one file part a multipart route takes (SPEC 4.16 and OpenAI's audio and files APIs). */
 const FILE_PART = 'file';

@@ -1,8 +1,8 @@
 import type { ParameterizedContext } from 'koa';
 import type { Lifecycle } from '../lifecycle.js';
-import { uniqueHexId } from '../unique-id.js';
-import { elapsedMs, type RequestEvents, type RequestRecord } from '../request-record.js';
-import type { AppState } from '../state.js';
+import { uniqueHexId } from '../../calls/unique-id.js';
+import { elapsedMs, type RequestEvents, type RequestRecord } from '../../calls/request-record.js';
+import type { AppState } from '../../calls/state.js';
 
 /**
  * Opens every request, routed or not (the front step's first act): a request id (the client's

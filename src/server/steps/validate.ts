@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv';
 import type { Middleware } from 'koa';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
-import type { AppState } from '../state.js';
+import type { AppState } from '../../calls/state.js';
 
 /** One validation finding as reported in `error.details.errors`. */
 export interface Finding { field: string; rule: string; message: string }

@@ -145,6 +145,14 @@ describe('e2e/files/multipart-uploads', () => {
       expect(Number(res.response.headers.get('x-gateway-cost'))).to.be.greaterThan(0);
     });
 
+    it('estimates a multipart upload by its audio before the call: a budget below its duration is refused', async () => {
+      // The worst case is read from the file part's WAV header (billing reads the upload through
+      // the call pipeline); without it the estimate would be 0 s and any budget would pass.
+      const res = await postForm('/v1/audio/transcriptions', form([['model', 'sandbox/transcribe-1'], ['max_budget_usd', '0.0000001'], ['file', new Blob([new Uint8Array(wav)]), 'a.wav']]));
+      expect(res.status, JSON.stringify(res.json)).to.equal(400);
+      expect(res.json.error).to.include({ code: 'budget_exceeded' });
+    });
+
     it('coerces numeric text fields and still checks them', async () => {
       const ok = await postForm('/v1/audio/transcriptions', form([['model', 'sandbox/transcribe-1'], ['max_budget_usd', '1'], ['file', new Blob([new Uint8Array(wav)]), 'a.wav']]));
       expect(ok.status, JSON.stringify(ok.json)).to.equal(200);

@@ -3,7 +3,7 @@ import { compile } from '../../../src/compile/compile.js';
 import { formatDiagnostic } from '../../../src/config/diagnostics.js';
 import { loadProject } from '../../../src/config/load-project.js';
 import type { ModelSpec } from '../../../src/config/types.js';
-import { createLogger } from '../../../src/server/logger.js';
+import { createLogger } from '../../../src/observability/logger.js';
 import { startGateway as startServer } from '../../../src/server/start.js';
 import { startGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import type { KitRequest, KitUpstream } from '../../kit/fake-upstream.js';

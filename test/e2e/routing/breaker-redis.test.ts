@@ -55,14 +55,16 @@ describe('e2e/routing: circuit breakers shared by two instances on one Redis', f
     expect(response.headers.get('x-gateway-attempts')).to.equal('1');
     expect(kit.anthropic.requests, 'no call reached the open upstream').to.have.length(3);
 
-    // Without a fallback (the request's own `models` list names none) the client gets a 503.
+    // Without a fallback (the request's own `models` list names none) the breaker does not turn
+    // the model off (issue 27): the call goes through the open breaker and gets Anthropic's own
+    // answer (here its 503, an overloaded error), never upstream_circuit_open.
     const anthropic = new Anthropic({ baseURL: b.url, apiKey: b.key, maxRetries: 0 });
     const err = await anthropic.messages.create({ model: CLAUDE, max_tokens: 10, models: [CLAUDE], messages: [{ role: 'user', content: 'hi' }] } as Anthropic.MessageCreateParamsNonStreaming)
       .then(() => undefined, (e: unknown) => e as InstanceType<typeof Anthropic.APIError>);
     expect(err).to.be.instanceOf(Anthropic.APIError);
-    expect(err!.status).to.equal(503);
-    expect(err!.headers?.get('retry-after')).to.be.a('string');
-    expect(kit.anthropic.requests).to.have.length(3);
+    expect((err!.error as { error?: { type?: string } }).error?.type).to.equal('overloaded_error');
+    expect(JSON.stringify(err!.error)).not.to.include('upstream_circuit_open');
+    expect(kit.anthropic.requests, 'the forced call reached Anthropic').to.have.length(4);
 
     // After the cooldown one probe goes through; its success closes the breaker for both.
     kit.anthropic.reset();

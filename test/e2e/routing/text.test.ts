@@ -328,6 +328,18 @@ describe('e2e/routing: retries, fallbacks and deadlines of text calls (official 
       expect((err!.error as { code?: string }).code).to.equal('budget_exceeded');
     });
 
+    it('says a fallback was skipped for budget even when the primary\'s own failure is the answer', async () => {
+      kit.openai.enqueue({ status: 503 }, { status: 503 }, { status: 503 });
+      kit.openai2.enqueue({ status: 503 }, { status: 503 }, { status: 503 });
+      const err = await openai.chat.completions.create({ model: CHAT, models: [ASTRA], max_budget_usd: 0.0001, ...ask } as OpenAI.ChatCompletionCreateParamsNonStreaming)
+        .then(() => undefined, (e: unknown) => e as InstanceType<typeof OpenAI.APIError>);
+      expect(err).to.be.instanceOf(OpenAI.APIError);
+      expect([err!.status, (err!.error as { code?: string }).code], 'the primary\'s own failure').to.deep.equal([503, 'upstream_overloaded']);
+      expect(err!.headers?.get('x-gateway-fallback-reason')).to.equal('budget');
+      expect(err!.message).to.include(`'${ASTRA}'`).and.to.include('max_budget_usd 0.0001 USD');
+      expect(kit.openai.requests.length + kit.openai2.requests.length, 'the primary\'s three tries, none for the skipped fallback').to.equal(3);
+    });
+
     it('falls back from an OpenAI model to Gemini for a responses client (streamed)', async () => {
       kit.openai.enqueue({ status: 503 }, { status: 503 });
       kit.openai2.enqueue({ status: 503 });

@@ -1,7 +1,0 @@
-import type { OperationCall } from '../providers/types.js';
-import { mapTransportError } from './http-client.js';
-
-/** mapTransportError for a failure while reading the body of an operation call's upstream answer. */
-export function mapCallError(e: unknown, call: OperationCall): Error {
-  return mapTransportError(e, { provider: call.providerName, timeoutMs: call.timeoutMs, signal: call.signal, timeouts: call.timeouts, trace: call.trace });
-}

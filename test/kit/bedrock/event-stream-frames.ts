@@ -1,0 +1,32 @@
+/**
+ * AWS event-stream messages as Bedrock sends them, encoded with @smithy/eventstream-codec (prelude
+ * and message CRC32 included): events (`:message-type: event`), modeled exceptions
+ * (`:message-type: exception`) and InvokeModelWithResponseStream `chunk` events whose payload
+ * is `{"bytes": <base64 of one Anthropic event>}`.
+ */
+import { EventStreamCodec } from '@smithy/eventstream-codec';
+
+const codec = new EventStreamCodec((bytes) => Buffer.from(bytes).toString('utf8'), (text) => Buffer.from(text, 'utf8'));
+
+const str = (value: string) => ({ type: 'string' as const, value });
+
+/** One `:message-type: event` message with a JSON payload. */
+export function eventMessage(eventType: string, payload: unknown): Buffer {
+  return Buffer.from(codec.encode({
+    headers: { ':message-type': str('event'), ':event-type': str(eventType), ':content-type': str('application/json') },
+    body: Buffer.from(JSON.stringify(payload), 'utf8'),
+  }));
+}
+
+/** One modeled exception (`throttlingException`, `modelStreamErrorException` ...). */
+export function exceptionMessage(exceptionType: string, payload: unknown): Buffer {
+  return Buffer.from(codec.encode({
+    headers: { ':message-type': str('exception'), ':exception-type': str(exceptionType), ':content-type': str('application/json') },
+    body: Buffer.from(JSON.stringify(payload), 'utf8'),
+  }));
+}
+
+/** An InvokeModelWithResponseStream `chunk`: one model event, base64 in `bytes`. */
+export function chunkMessage(modelEvent: unknown): Buffer {
+  return eventMessage('chunk', { bytes: Buffer.from(JSON.stringify(modelEvent), 'utf8').toString('base64') });
+}
