@@ -41,3 +41,8 @@ export function keyRateLimited(limit: 'rpm' | 'tpm', value: number, retryAfterSe
     { 'Retry-After': String(retry) },
   );
 }
+
+/** 403 `provider_not_allowed` when the calling key's `providers` globs do not match a provider. */
+export function providerNotAllowed(key: string, provider: string): GatewayError {
+  return new GatewayError(403, 'permission_error', 'provider_not_allowed', `API key '${key}' may not reach provider '${provider}' (its \`providers\` list does not include it).`, { provider });
+}

@@ -1,8 +1,8 @@
-import { budgetExhausted, keyRateLimited, modelNotAllowed } from '../billing/billing-errors.js';
+import { budgetExhausted, keyRateLimited, modelNotAllowed, providerNotAllowed } from '../billing/billing-errors.js';
 import type { SpendHold } from '../billing/spend-hold.js';
 import { currentBucket } from '../billing/budget-period.js';
 import { fromNanoUsd, toNanoUsd, toNanoUsdCeil } from '../billing/usd.js';
-import type { KeyEntry } from '../compile/runtime.js';
+import type { KeyEntry, ModelEntry } from '../compile/runtime.js';
 import type { RateDecision, RateLimiter } from '../store/rate-limiter.js';
 import type { SettleEntry, SpendLedger } from '../store/spend-ledger.js';
 import { uniqueHexId } from './unique-id.js';
@@ -42,6 +42,19 @@ export function deferRpm(gw: object, pending: DeferredRpm): void {
 /** 403 `model_not_allowed` unless the calling key's `models` globs match the body's model. */
 export function assertModelAllowed(key: KeyEntry | undefined, model: unknown): void {
   if (key?.modelPatterns && typeof model === 'string' && !allowsModel(key.modelPatterns, model)) throw modelNotAllowed(key.spec.name, model);
+}
+
+/**
+ * 403 `provider_not_allowed` unless the calling key's `providers` globs match the model's
+ * provider (a router model is checked target by target, as its targets are chosen).
+ */
+export function assertProviderAllowed(key: KeyEntry | undefined, entry: ModelEntry): void {
+  if (!entry.router && !allowsProvider(key, entry)) throw providerNotAllowed(key!.spec.name, entry.provider.name);
+}
+
+/** Whether a key's `providers` globs (compiled at startup) allow a model's provider; none = all. */
+export function allowsProvider(key: KeyEntry | undefined, entry: ModelEntry): boolean {
+  return !key?.providerPatterns || entry.router !== undefined || key.providerPatterns.some((re) => re.test(entry.provider.name));
 }
 
 /** Whether a key's compiled `models` globs (compile/keys.ts, at startup) match a model id; none = all. */

@@ -46,6 +46,10 @@ export interface RequestRecord {
   streamed: boolean;
   usage?: RecordedUsage;
   costUsd?: number;
+  /** Body bytes received from the client and forwarded (pass-through routes). */
+  requestBytes?: number;
+  /** Body bytes of the answer passed to the client (pass-through routes). */
+  responseBytes?: number;
   /** Milliseconds from arrival to the first response byte. */
   ttfbMs?: number;
   /** Milliseconds from arrival to the end of the response. */

@@ -1,11 +1,12 @@
 import type { ModelEntry } from '../compile/runtime.js';
+import { providerNotAllowed } from '../billing/billing-errors.js';
 import { errors } from '../errors/gateway-error.js';
 import { orderTargets } from '../routing/strategy.js';
 import type { LatencyTracker } from '../routing/latency.js';
 import type { RoutingTarget } from '../routing/targets.js';
 import type { GatewayState } from './state.js';
 import { resolveModel } from './resolve-model.js';
-import { allowsModel, assertModelAllowed } from './key-spend.js';
+import { allowsModel, allowsProvider, assertModelAllowed, assertProviderAllowed } from './key-spend.js';
 
 /** Characters per token of the rough prompt estimate used to rank targets by price. */
 const CHARS_PER_TOKEN = 4;
@@ -21,6 +22,7 @@ const CHARS_PER_TOKEN = 4;
 export function resolveTargets(gw: GatewayState, latency: LatencyTracker): RoutingTarget<ModelEntry>[] {
   assertModelAllowed(gw.key, gw.body.model);
   const primary = resolveModel(gw);
+  assertProviderAllowed(gw.key, primary);
   const requested = gw.body.models;
   const explicit = Array.isArray(requested) ? requested : undefined;
   if (explicit) {
@@ -28,6 +30,7 @@ export function resolveTargets(gw: GatewayState, latency: LatencyTracker): Routi
       const entry = typeof id === 'string' ? gw.runtime.models.get(id) : undefined;
       if (!entry) throw errors.unknownModel(String(id));
       assertModelAllowed(gw.key, id);
+      assertProviderAllowed(gw.key, entry);
     }
   }
   const out: RoutingTarget<ModelEntry>[] = [];
@@ -42,15 +45,16 @@ export function resolveTargets(gw: GatewayState, latency: LatencyTracker): Routi
       for (const id of orderTargets(entry.router, { ttftMs: (t) => latency.ttftMs(t), costUsd: (t) => estimateCost(gw, t, (size ??= requestSize(gw.body))) })) add(gw.runtime.models.get(id));
       return;
     }
-    if (!entry.operations.has(operation) || entry.provider.missing) return;
+    if (!entry.operations.has(operation) || entry.provider.missing || !allowsProvider(gw.key, entry)) return;
     seen.add(entry.spec.id);
     out.push(targetOf(entry));
   };
   // The common case (one model, no fallbacks, no `models`): its target is built once per entry.
-  if (!explicit && !primary.router && primary.fallbacks.length === 0 && primary.operations.has(operation) && !primary.provider.missing) return [targetOf(primary)];
+  if (!explicit && !primary.router && primary.fallbacks.length === 0 && primary.operations.has(operation) && !primary.provider.missing && !gw.key?.providerPatterns) return [targetOf(primary)];
   add(primary);
   const fallbacks = explicit ?? primary.fallbacks.filter((id) => allowsModel(gw.key?.modelPatterns, id));
   for (const id of fallbacks) add(gw.runtime.models.get(id as string));
+  if (out.length === 0 && gw.key?.providerPatterns) throw providerNotAllowed(gw.key.spec.name, primary.spec.id);
   if (out.length === 0) throw errors.providerNotConfigured(primary.spec.id, primary.provider.missing ?? 'a configured target');
   return out;
 }

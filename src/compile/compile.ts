@@ -10,6 +10,7 @@ import { buildCard, cacheBody, operationsOf } from './catalog.js';
 import { buildAdminKeyRing, buildKeyRing, createKeyLookup } from './keys.js';
 import { compileRouterModel } from './router-model.js';
 import { resolveUpstreams } from './upstreams.js';
+import { compileProxyPlan, ProxyPlanError } from './proxy-plan.js';
 import { resolveDeployment } from '../providers/access.js';
 import { resolvePolicy } from '../routing/policy.js';
 import { MappingCompileError, MappingCompileErrors } from '../mapping/compile-mapping.js';
@@ -40,6 +41,15 @@ export function compile(project: LoadedProject, givenEnv: Env = process.env, opt
     const main = project.sources.get([...project.sources.keys()][0]!)!;
     return {
       diagnostics: [...diagnostics, ...mappingProblems.map((p): Diagnostic => ({ file: main.file, ...locate(main, p.path), code: 'E_MAPPING', severity: 'error', message: `${p.path.join('.')}: ${p.message}` }))],
+    };
+  }
+  const proxyProblems = compileProxyPlans(routes, providers, config);
+  if (proxyProblems.length > 0) {
+    return {
+      diagnostics: [...diagnostics, ...proxyProblems.map(({ route, message }): Diagnostic => {
+        const src = project.sources.get(route.file);
+        return { file: route.file, ...(src ? locate(src, ['proxy']) : { line: 1, col: 1 }), code: 'E_PROXY', severity: 'error', message };
+      })],
     };
   }
   const models = new Map<string, ModelEntry>();
@@ -79,6 +89,24 @@ export function compile(project: LoadedProject, givenEnv: Env = process.env, opt
     fileCredentials: resolveFileCredentials(config, env),
   });
   return { runtime, diagnostics };
+}
+
+/**
+ * Compiles the plan of each pass-through route in place (routes are built just before);
+ * returns the routes that cannot be served (unknown provider, an auth type without credentials).
+ */
+function compileProxyPlans(routes: CompiledRoute[], providers: ReadonlyMap<string, ResolvedProvider>, config: GatewayConfig): Array<{ route: RouteSpec; message: string }> {
+  const problems: Array<{ route: RouteSpec; message: string }> = [];
+  routes.forEach((route, i) => {
+    if (!route.spec.proxy) return;
+    try {
+      routes[i] = Object.freeze({ ...route, proxy: compileProxyPlan(route.spec, providers, config) });
+    } catch (e) {
+      if (!(e instanceof ProxyPlanError)) throw e;
+      if (!problems.some((p) => p.route.file === route.spec.file)) problems.push({ route: route.spec, message: e.message });
+    }
+  });
+  return problems;
 }
 
 function compileRoutes(specs: readonly RouteSpec[], parameterVocabulary: ReadonlySet<string>): CompiledRoute[] {

@@ -15,7 +15,7 @@ export function hashKey(key: string): Buffer {
  * invalidate the key clients were given.
  */
 export function buildKeyRing(config: GatewayConfig, env: Env, keepGenerated?: string): { keys: KeyEntry[]; generatedKey?: string } {
-  const keys: KeyEntry[] = config.auth.keys.map((spec) => ({ hash: Buffer.from(spec.sha256, 'hex'), spec, modelPatterns: spec.models && compileModelGlobs(spec.models) }));
+  const keys: KeyEntry[] = config.auth.keys.map((spec) => ({ hash: Buffer.from(spec.sha256, 'hex'), spec, modelPatterns: spec.models && compileModelGlobs(spec.models), providerPatterns: spec.providers && compileModelGlobs(spec.providers) }));
   keys.push(...plainKeys(env[config.auth.keys_env], 'env'));
   if (keys.length > 0) return { keys };
   const generatedKey = keepGenerated ?? `gw-${randomBytes(24).toString('base64url')}`;

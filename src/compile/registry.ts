@@ -12,6 +12,7 @@ import { compileProviderMappings } from '../mapping/compile-mapping.js';
 import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
+import { credentialTypes } from '../providers/request-credentials.js';
 import { impliedPlatforms, platforms } from '../providers/platforms/index.js';
 import { authTypes } from '../providers/auth/registry.js';
 import { createDialectBackend } from '../providers/dialect-backend.js';
@@ -36,7 +37,7 @@ export const dialects: ReadonlyMap<string, DialectCodec> = new Map(
 const dialectBackends = new Map<string, TextBackend>([...dialects].map(([name, d]) => [name, name === bedrockConverseDialect.name ? withInlineImages(createDialectBackend(d)) : createDialectBackend(d)]));
 
 /** Route handlers, by the name route files use in `handler:`. Implemented in src/server/handlers. */
-export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard']);
+export const handlerNames: ReadonlySet<string> = new Set(['model-call', 'list-models', 'get-model', 'upload-file', 'poll-job', 'get-response', 'list-files', 'get-file', 'get-file-content', 'delete-file', 'health', 'readiness', 'metrics', 'openapi', 'docs', 'docs-asset', 'admin', 'usage-report', 'dashboard', 'proxy']);
 
 /** Mapping transports usable in YAML operation mappings (src/mapping/transports). */
 export const transportNames: ReadonlySet<string> = new Set<string>(transports.keys());
@@ -110,5 +111,5 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
 
 /** The full vocabulary for config checks. */
 export function vocabulary(): Vocabulary {
-  return { providerTypes: providerTypeInfo(), platforms, authTypes: new Set(authTypes), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
+  return { providerTypes: providerTypeInfo(), platforms, authTypes: new Set(authTypes), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames, credentialTypes: credentialTypes() };
 }

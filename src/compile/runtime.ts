@@ -1,3 +1,4 @@
+import type { RequestCredentials } from '../providers/request-credentials.js';
 import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { RequestValidator } from '../config/request-schema.js';
@@ -25,6 +26,35 @@ export interface CompiledRoute {
    * anything else (content such as `system`, fields the gateway does not know) is forwarded.
    */
   readonly tunableParameters: ReadonlySet<string>;
+  /** A pass-through route's plan (`operation: proxy`), compiled against its provider. */
+  readonly proxy?: ProxyPlan;
+}
+
+/**
+ * A pass-through route (`operation: proxy`) compiled against its provider: where requests go,
+ * which paths may go, what each costs and how it is authenticated. Built once per compile.
+ */
+export interface ProxyPlan {
+  /** The provider's name (the ledger row's and the key allowlist's). */
+  readonly provider: string;
+  /** Normalised `strip_prefix` ('' when none). */
+  readonly stripPrefix: string;
+  /** Origin of the upstream (`scheme://host[:port]`): the proxy's target. */
+  readonly origin: string;
+  /** Path of `upstream_base` without its trailing slash ('' for an origin). */
+  readonly basePath: string;
+  /** Compiled `allow` globs (undefined: every path). */
+  readonly allow?: readonly RegExp[];
+  /** `charge_usd` as a number, when declared. */
+  readonly chargeUsd?: number;
+  /** The provider's deadlines (its `routing.timeouts` over the global ones). */
+  readonly timeouts: RoutingPolicy['timeouts'];
+  /** Headers that authenticate one request as the provider. */
+  readonly credentials: RequestCredentials;
+  /** Extra headers the provider declares (`providers.<name>.headers`), set when the client sent none. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The environment variable the provider still needs (the route answers 503 until it is set). */
+  readonly missing?: string;
 }
 
 /** A provider resolved against the environment. */
@@ -72,6 +102,8 @@ export interface KeyEntry {
   readonly hash: Buffer;
   readonly spec: KeySpec;
   readonly modelPatterns?: readonly RegExp[];
+  /** Compiled `providers` globs: the providers this key may reach (undefined: all). */
+  readonly providerPatterns?: readonly RegExp[];
   /** Stable id of a managed key (admin API); spend and limits follow it across rotations. */
   readonly id?: string;
   /** The team of a managed key; its budget holds across all the team's keys. */

@@ -7,6 +7,7 @@ import type { LoadedProject } from './load-project.js';
 import type { Vocabulary } from './vocabulary.js';
 import { checkScaleOut } from './scale-checks.js';
 import { checkCache } from './cache-checks.js';
+import { checkProxyRoutes } from './proxy-checks.js';
 import { checkBedrockModelIds } from './bedrock-checks.js';
 import { checkCloudSettings } from './cloud-checks.js';
 import { locate, type YamlSource } from './yaml-source.js';
@@ -46,6 +47,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     }
   }
   if (!config) return out;
+  out.push(...checkProxyRoutes(project, vocabulary.credentialTypes));
 
   // Providers: known types, valid options.
   for (const [name, p] of Object.entries(config.providers)) {

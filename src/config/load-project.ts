@@ -77,8 +77,7 @@ export function loadProject(configPath: string, givenEnv: Env = process.env): Lo
     diagnostics.push(...found);
     if (src.data === undefined) continue;
     if (known || checkAgainstMeta(src, metaSchema('route'), diagnostics)) {
-      const data = src.data as Omit<RouteSpec, 'file'>;
-      routes.push(Object.freeze({ ...data, content_types: data.content_types ?? ['application/json'], file: src.file }));
+      routes.push(...routeSpecsOf(src.data as RouteData, src.file));
     }
   }
   // A pass that had to put substituted text back (checkAgainstMeta) changed the data: it is
@@ -95,4 +94,24 @@ function metaCheckKey(main: YamlSource, routes: readonly YamlSource[]): string |
 
 function substitutedCount(main: YamlSource, routes: ReadonlyArray<{ source: YamlSource }>): number {
   return routes.reduce((n, r) => n + r.source.substituted.size, main.substituted.size);
+}
+
+/** A route file as written: `method` may list several methods; `handler` defaults on pass-through routes. */
+type RouteData = Omit<RouteSpec, 'file' | 'method' | 'handler'> & { method: RouteSpec['method'] | RouteSpec['method'][]; handler?: string };
+
+/**
+ * The routes of one file: one per method (a pass-through route may list several, and every
+ * later stage keys routes by one method and path). `operation: proxy` routes get the handler
+ * `proxy`; they read no body (any content type streams through).
+ */
+function routeSpecsOf(data: RouteData, file: string): RouteSpec[] {
+  const methods = Array.isArray(data.method) ? data.method : [data.method];
+  const proxy = data.operation === 'proxy';
+  return methods.map((method) => Object.freeze({
+    ...data,
+    method,
+    handler: data.handler ?? (proxy ? 'proxy' : ''),
+    content_types: data.content_types ?? (proxy ? [] : ['application/json']),
+    file,
+  }));
 }

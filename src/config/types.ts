@@ -38,6 +38,22 @@ export interface RouteSpec {
   payload_fields?: string[];
   /** Short human description, shown by `gateway routes` and docs. */
   summary?: string;
+  /** Pass-through to a provider's own API (`operation: proxy`, handler `proxy`). */
+  proxy?: ProxySpec;
+}
+
+/** The `proxy:` block of a pass-through route (`operation: proxy`). */
+export interface ProxySpec {
+  /** Provider whose base URL and credentials are used. */
+  provider: string;
+  /** Leading part of the request path removed before it is appended to `upstream_base`. */
+  strip_prefix?: string;
+  /** Base URL of the upstream; empty/unset: the origin of the provider's base URL. */
+  upstream_base?: string;
+  /** Allowlist of upstream path globs (`*` matches any characters, `/` included). */
+  allow?: string[];
+  /** Flat USD charge per request (decimal string) against the key's budget. */
+  charge_usd?: string;
 }
 
 /** A provider: where and how to reach one upstream (or the built-in sandbox). */
@@ -222,6 +238,8 @@ export interface KeySpec {
   sha256: string;
   /** Model id globs this key may call (default: all). */
   models?: string[];
+  /** Provider name globs this key may reach, by model call or pass-through route (default: all). */
+  providers?: string[];
   rpm?: number;
   tpm?: number;
   budget?: { usd: number; period: 'minute' | 'hour' | 'day' | 'month' | 'total' };

@@ -35,6 +35,10 @@ export interface UsageRow {
   cache_write_tokens: number;
   /** What provider prompt cache reads saved against the full input price (decimal string). */
   prompt_cache_saved_usd: string;
+  /** Body bytes received and forwarded (pass-through routes; null elsewhere). */
+  request_bytes?: number | null;
+  /** Body bytes of the answer passed on (pass-through routes; null elsewhere). */
+  response_bytes?: number | null;
 }
 
 /** Columns in insert order (the writer's unnest() follows it). */
@@ -43,11 +47,12 @@ export const usageColumns: readonly (keyof UsageRow)[] = [
   'operation', 'route', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'reasoning_tokens',
   'tokens_estimated', 'cost_usd', 'status', 'error_code', 'latency_ms', 'ttft_ms', 'attempts', 'streamed',
   'cache_hit', 'saved_usd', 'cache_write_tokens', 'prompt_cache_saved_usd',
+  'request_bytes', 'response_bytes',
 ];
 
 /** Values of the columns a journaled row written before they existed does not have. */
 export const usageColumnDefaults: Readonly<Partial<Record<keyof UsageRow, unknown>>> = {
-  cache_hit: false, saved_usd: '0', cache_write_tokens: 0, prompt_cache_saved_usd: '0',
+  cache_hit: false, saved_usd: '0', cache_write_tokens: 0, prompt_cache_saved_usd: '0', request_bytes: null, response_bytes: null,
 };
 
 /** SQL array type of each column for unnest(). */
@@ -56,7 +61,7 @@ export const usageColumnTypes: Readonly<Record<keyof UsageRow, string>> = {
   requested_model: 'text', provider: 'text', upstream: 'text', operation: 'text', route: 'text',
   input_tokens: 'int8', output_tokens: 'int8', cached_input_tokens: 'int8', reasoning_tokens: 'int8',
   tokens_estimated: 'bool', cost_usd: 'numeric', status: 'int4', error_code: 'text', latency_ms: 'int4',
-  ttft_ms: 'int4', attempts: 'int4', streamed: 'bool',
+  ttft_ms: 'int4', attempts: 'int4', streamed: 'bool', request_bytes: 'int8', response_bytes: 'int8',
   cache_hit: 'bool', saved_usd: 'numeric', cache_write_tokens: 'int8', prompt_cache_saved_usd: 'numeric',
 };
 
@@ -96,6 +101,8 @@ export function rowFromRecord(r: Readonly<RequestRecord>): UsageRow {
     saved_usd: formatUsd(r.savedUsd ?? 0),
     cache_write_tokens: Math.round(u?.cacheWriteInput ?? 0),
     prompt_cache_saved_usd: formatUsd(r.promptCacheSavedUsd ?? 0),
+    request_bytes: r.requestBytes ?? null,
+    response_bytes: r.responseBytes ?? null,
   };
 }
 

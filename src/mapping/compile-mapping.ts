@@ -38,4 +38,3 @@ export function compileProviderMappings(providerName: string, spec: ProviderSpec
 }
 
 export { MappingCompileError, MappingCompileErrors } from './compile-error.js';
-export type { OperationMapping, ValueSpec } from './types.js';

@@ -137,4 +137,3 @@ function missingPathField(template: CompiledTemplate, call: OperationCall): Erro
   return errors.invalidRequest(`'${field}' is required by model '${call.model.id}'.`, 'missing_field', { field });
 }
 
-export type { Evaluator };

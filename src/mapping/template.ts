@@ -1,4 +1,4 @@
-import { compilePath, readPath, type CompiledPath } from './paths.js';
+import { compilePath, type CompiledPath } from './paths.js';
 
 /** Where template names are looked up: named variables first, then paths in the scope. */
 export interface TemplateScope {
@@ -69,7 +69,3 @@ function splitDefault(inner: string): [string, string | undefined] {
   return at < 0 ? [inner, undefined] : [inner.slice(0, at).trim(), inner.slice(at + 2)];
 }
 
-/** Reads a compiled path against a plain value (helper for scopes). */
-export function readFrom(value: unknown, path: CompiledPath): unknown {
-  return readPath(value, path.segments);
-}

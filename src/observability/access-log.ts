@@ -32,6 +32,8 @@ export function createAccessLog(logger: Logger): (record: Readonly<RequestRecord
       cost_usd: r.costUsd,
       cache: r.cache,
       saved_usd: r.savedUsd,
+      request_bytes: r.requestBytes,
+      response_bytes: r.responseBytes,
       attempts: r.attempts,
       fallback_reason: r.fallbackReason,
       breaker_forced: r.breakerForced,

@@ -13,8 +13,3 @@ export interface ObservabilityHooks {
 /** Circuit breaker states, as the `gateway_breaker_state` gauge encodes them (0, 1, 2). */
 export type BreakerState = 'closed' | 'half_open' | 'open';
 
-/** Hooks that record nothing (tests, tools that run without a server). */
-export const noObservabilityHooks: ObservabilityHooks = {
-  breakerStateChanged: () => undefined,
-  storeError: () => undefined,
-};

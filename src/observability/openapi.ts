@@ -24,8 +24,12 @@ type Json = Record<string, unknown>;
 export function buildOpenApi(routes: readonly CompiledRoute[], options: OpenApiOptions): OpenApiDocument {
   const paths: Record<string, Json> = {};
   const schemas: Json = { ...ERROR_SCHEMAS };
+  const stems = new Set<string>();
   for (const { spec } of routes) {
-    const stem = basename(spec.file).replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
+    const fileStem = basename(spec.file).replace(/\.ya?ml$/, '').replace(/[^A-Za-z0-9_.-]/g, '_');
+    // A file that serves several methods (pass-through routes) gives each its own operation id.
+    const stem = stems.has(fileStem) ? `${fileStem}.${spec.method.toLowerCase()}` : fileStem;
+    stems.add(fileStem);
     const { path, parameters } = toOpenApiPath(spec.path);
     const operation: Json = {
       operationId: stem,
@@ -108,7 +112,9 @@ function securityOf(spec: RouteSpec, options: OpenApiOptions): Json[] {
 /** `/v1/models/:provider/:model` -> `/v1/models/{provider}/{model}` and its path parameters. */
 function toOpenApiPath(path: string): { path: string; parameters: Json[] } {
   const parameters: Json[] = [];
-  const converted = path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, name: string) => {
+  // `{*rest}` (a pass-through route's wildcard) is one parameter holding the rest of the path.
+  const converted = path.replace(/:([A-Za-z_][A-Za-z0-9_]*)|\{\*([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, param: string | undefined, rest: string | undefined) => {
+    const name = (param ?? rest)!;
     parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
     return `{${name}}`;
   });

@@ -1,8 +1,5 @@
 import type { RoutingSpec } from '../config/types.js';
 
-/** Outcome classes a retry list may name beside HTTP statuses. */
-export type TransportOutcome = 'connect_error' | 'timeout';
-
 /** The routing rules of one target model, merged at compile time (gateway -> provider -> model). */
 export interface RoutingPolicy {
   readonly retry: {

@@ -6,7 +6,6 @@ import type { RoutedCall, Routed } from './routed-call.js';
 import { runTarget, soonestOf, totalDeadline, type LoopState, type TargetRun } from './run-target.js';
 
 export type { AttemptReport, RoutedCall, Routed } from './routed-call.js';
-export { totalDeadline } from './run-target.js';
 
 /**
  * The retry and fallback loop: targets in order; per target up to `retry.attempts` tries, each

@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { routePathMatchers, shadowedBy } from './route-shadowing.js';
+import { routePathMatchers, shadowedBy, type RoutePathMatcher } from './route-shadowing.js';
 import Koa, { type Middleware } from 'koa';
 import { GatewayKoa } from './gateway-koa.js';
 import compose from 'koa-compose';
@@ -15,7 +15,9 @@ import { modelCall } from './handlers/model-call.js';
 import { pollJob } from './handlers/poll-job.js';
 import { readiness } from './handlers/readiness.js';
 import { uploadFile } from './handlers/upload-file.js';
+import { proxyHandler } from './handlers/proxy.js';
 import { createMediaFetcher } from '../upstream/fetch-media.js';
+import { uploadRootOf } from '../store/upload-root.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { SharedServices } from './services.js';
 import type { AppState } from '../calls/state.js';
@@ -61,6 +63,7 @@ const handlers: Record<string, Handler> = {
   openapi: () => serveOpenApi,
   docs: () => serveDocs,
   'docs-asset': () => serveDocsAsset,
+  proxy: (shared, { route }) => proxyHandler(route, shared),
 };
 
 /** Handlers whose routes stay open while the gateway drains. */
@@ -90,7 +93,11 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
   const fetchPolicy = config.limits.fetch ?? configDefaults.limits.fetch!;
   const fetchMedia = createMediaFetcher({ allowPrivate: fetchPolicy.allow_private, maxBytes: fetchPolicy.max_bytes, timeoutMs: fetchPolicy.timeout_ms });
   const scope = { runtime, lifecycle };
+  const uploadRoot = uploadRootOf(config.files);
   const router = new Router<AppState>();
+  // Wildcard routes (`/passthrough/openai/{*rest}`) are tried after every other route, so
+  // they never swallow a sibling path another route declares.
+  const wildcards = new Router<AppState>();
   const exact = new ExactRoutes();
   for (const route of runtime.routes) {
     const handler = handlers[route.spec.handler];
@@ -99,18 +106,21 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     if (route.spec.auth === 'key') steps.push(authenticate(shared), keyPolicy(shared));
     if (route.spec.auth === 'admin') steps.push(authenticateAdmin(shared, anonymousWhen[route.spec.handler]));
     if (route.spec.auth === 'admin-or-key') steps.push(authenticateAdminOrKey(shared), keyPolicy(shared));
-    if (route.spec.method !== 'GET') steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes), validateBody(route));
+    // A pass-through route streams the body it never reads.
+    if (route.spec.method !== 'GET' && !route.proxy) steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes, uploadRoot), validateBody(route));
     steps.push(handler(shared, { ...scope, route }));
     // A parameter route passes over the paths of its static siblings (route-shadowing.ts).
     const shadowed = shadowedBy(route.spec.path, runtime.routes);
     const run = shadowed ? compose(steps) : undefined;
     const guarded: Middleware<AppState>[] = shadowed && run ? [(ctx, next) => (shadowed(ctx.path) ? next() : run(ctx, next))] : steps;
-    router.register(route.spec.path, [route.spec.method], guarded, { name: route.spec.file });
-    if (!route.spec.path.includes(':')) exact.add(route.spec.method, route.spec.path, { name: route.spec.file, steps: compose(steps), probe: probeHandlers.has(route.spec.handler) });
+    (isWildcard(route.spec.path) ? wildcards : router).register(route.spec.path, [route.spec.method], guarded, { name: route.spec.file });
+    if (!/[:*{]/.test(route.spec.path)) exact.add(route.spec.method, route.spec.path, { name: route.spec.file, steps: compose(steps), probe: probeHandlers.has(route.spec.handler) });
   }
   // The router's middleware is typed for its own context; Koa hands it the plain one at run time.
   const routes = router.routes() as unknown as Middleware<AppState>;
-  const fallback = notFound(runtime.routes);
+  const wildcardRoutes = wildcards.routes() as unknown as Middleware<AppState>;
+  const notFoundAnswer = notFound(runtime.routes);
+  const fallback: Middleware<AppState> = (ctx, next) => wildcardRoutes(ctx, () => notFoundAnswer(ctx, next));
   const handle: Middleware<AppState> = (ctx, next) => {
     const direct = exact.find(ctx.method, ctx.path);
     if (direct) {
@@ -212,13 +222,33 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   };
 }
 
+/** A path ending in a `{*name}` wildcard (path-to-regexp 8). */
+function isWildcard(path: string): boolean {
+  return /\{\*[A-Za-z_][A-Za-z0-9_]*\}$/.test(path);
+}
+
 /** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */
 function notFound(routes: readonly CompiledRoute[]): Middleware<AppState> {
-  const matchers = routePathMatchers(routes);
+  // Wildcard routes match by their own pattern; the others honour route shadowing.
+  const plain = routes.filter((r) => !isWildcard(r.spec.path));
+  const matchers: RoutePathMatcher[] = [
+    ...routePathMatchers(plain),
+    ...routes.filter((r) => isWildcard(r.spec.path)).map((r) => {
+      const re = new RegExp(`^${pathPattern(r.spec.path)}/?$`);
+      return { method: r.spec.method, matches: (p: string) => re.test(p) };
+    }),
+  ];
   return async (ctx) => {
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     const allowed = matchers.filter((m) => m.matches(ctx.path)).map((m) => m.method);
     if (allowed.length > 0) throw errors.methodNotAllowed(ctx.method, ctx.path, [...new Set(allowed)].join(', '));
     throw errors.routeNotFound(ctx.method, ctx.path);
   };
+}
+
+/** A route path as a regular expression source: `:name` one segment, `{*name}` anything (or nothing). */
+function pathPattern(path: string): string {
+  const wildcard = /\/?\{\*[A-Za-z_][A-Za-z0-9_]*\}$/;
+  const tail = wildcard.test(path) ? '(?:/.*)?' : '';
+  return path.replace(wildcard, '').replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + tail;
 }

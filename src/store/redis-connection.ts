@@ -1,7 +1,5 @@
 import { Cluster, Redis } from 'ioredis';
-import { DEFAULT_REDIS_PREFIX, ownerKey, parseRedisUrl, type RedisTarget, type StoreTls } from './redis-url.js';
-
-export { DEFAULT_REDIS_PREFIX, ownerKey };
+import { parseRedisUrl, type RedisTarget, type StoreTls } from './redis-url.js';
 
 /** A client of either shape: one Redis (single or through Sentinel) or a Cluster. */
 export type RedisClient = Redis | Cluster;

@@ -11,9 +11,6 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ChunkTransform } from './upstream-body.js';
 
-/** The content type of an AWS event stream answer. */
-export const EVENT_STREAM_CONTENT_TYPE = 'application/vnd.amazon.eventstream';
-
 /** One decoded message: header values as the codec read them (strings for the `:`-headers AWS sends), payload bytes. */
 export interface EventStreamMessage {
   readonly headers: Readonly<Record<string, string | number | boolean>>;

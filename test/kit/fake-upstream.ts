@@ -21,6 +21,7 @@ import type { HandlerDialect, HandlerReply, HandlerRequest, ParsedForm } from '.
 import { CHUNK_PAUSE_MS, delay, sendJson, writeEvents } from './reply-writer.js';
 import { readBody, type ReadBody } from './request-body.js';
 
+/** @public The kit's fault vocabulary, for suites that script faults. */
 export type { Fault, Gate } from './fault.js';
 
 /** One request as received. */

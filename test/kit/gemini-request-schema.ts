@@ -8,7 +8,6 @@
  * camelCase ones.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
-import type { SchemaValidator } from '../helpers/openapi.js';
 
 const blob = { type: 'object', additionalProperties: false, required: ['mimeType', 'data'], properties: { mimeType: { type: 'string', minLength: 1 }, data: { type: 'string', contentEncoding: 'base64', pattern: '^[A-Za-z0-9+/=_-]+$' } } };
 const fileData = { type: 'object', additionalProperties: false, required: ['fileUri'], properties: { mimeType: { type: 'string' }, fileUri: { type: 'string', minLength: 1 } } };
@@ -170,9 +169,4 @@ export function validateGeminiRequest(body: unknown, model: string): string[] {
     });
   }
   return findings;
-}
-
-/** The same check, as a SchemaValidator for a fixed model. */
-export function geminiValidatorFor(model: string): SchemaValidator {
-  return (body) => validateGeminiRequest(body, model);
 }

@@ -8,6 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import formidable from 'formidable';
 import type { FormFile, ParsedForm } from './handler.js';
 
+/** @public What a parsed form holds, for suites that read uploads. */
 export type { FormFile, ParsedForm } from './handler.js';
 
 /** Parses multipart/form-data bytes (with their headers) entirely in memory. */

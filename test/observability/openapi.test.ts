@@ -28,12 +28,16 @@ describe('observability: OpenAPI document and docs page', () => {
       const files = readRouteFiles();
       expect(files.length).to.be.greaterThan(15);
       for (const f of files) {
-        const path = String(f.data.path).replace(/:([A-Za-z_]+)/g, '{$1}');
-        const op = doc.paths[path]?.[String(f.data.method).toLowerCase()];
-        expect(op, `${f.data.method} ${path} (${f.name})`).to.be.an('object');
-        expect(op.summary).to.equal(f.data.summary);
-        const params = [...String(f.data.path).matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]);
-        expect((op.parameters ?? []).map((p: Json) => p.name)).to.deep.equal(params);
+        // `{*rest}` (a pass-through route's wildcard) is the path parameter `rest`.
+        const path = String(f.data.path).replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\{\*([A-Za-z_]+)\}/g, '{$1}');
+        const methods = Array.isArray(f.data.method) ? f.data.method as string[] : [String(f.data.method)];
+        for (const method of methods) {
+          const op = doc.paths[path]?.[method.toLowerCase()];
+          expect(op, `${method} ${path} (${f.name})`).to.be.an('object');
+          expect(op.summary).to.equal(f.data.summary);
+          const params = [...String(f.data.path).matchAll(/(?::|\{\*)([A-Za-z_]+)/g)].map((m) => m[1]);
+          expect((op.parameters ?? []).map((p: Json) => p.name)).to.deep.equal(params);
+        }
       }
     });
 

@@ -79,7 +79,21 @@ describe('routes/*.yaml', () => {
 
   describe('catalog', () => {
     it('has exactly one file per SPEC 4.1 endpoint plus the poll, health, readiness, stored-response, file-management, metrics, OpenAPI, docs, usage, admin and dashboard extensions', () => {
-      expect([...byName.keys()].sort()).to.deep.equal(Object.keys(EXPECTED).sort());
+      const modelled = [...byName.entries()].filter(([, f]) => f.data.operation !== 'proxy').map(([name]) => name);
+      expect(modelled.sort()).to.deep.equal(Object.keys(EXPECTED).sort());
+    });
+
+    it('ships pass-through routes for OpenAI and Anthropic, each with an allow list and a charge', () => {
+      const proxies = [...byName.entries()].filter(([, f]) => f.data.operation === 'proxy').map(([name, f]) => ({ name, data: f.data as Record<string, unknown> & { proxy: Record<string, unknown> } }));
+      expect(proxies.map((p) => p.name).sort()).to.deep.equal(['passthrough-anthropic.yaml', 'passthrough-openai.yaml']);
+      for (const { name, data } of proxies) {
+        const provider = name.replace(/^passthrough-|\.yaml$/g, '');
+        expect(data, name).to.include({ path: `/passthrough/${provider}/{*rest}`, auth: 'key', operation: 'proxy' });
+        expect(data.method, name).to.deep.equal(['GET', 'POST', 'DELETE']);
+        expect(data.proxy, name).to.include({ provider, strip_prefix: `/passthrough/${provider}` });
+        expect(data.proxy.allow, name).to.be.an('array').that.is.not.empty;
+        expect(Number(data.proxy.charge_usd), name).to.be.above(0);
+      }
     });
 
     for (const [name, want] of Object.entries(EXPECTED)) {

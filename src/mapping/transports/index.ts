@@ -4,7 +4,7 @@ import { jsonTransport, multipartTransport } from './json.js';
 import type { Transport } from './transport.js';
 import { websocketRelayTransport } from './websocket-relay.js';
 
-export type { OperationFn, Transport, TransportInput, TransportOutput } from './transport.js';
+export type { OperationFn, Transport } from './transport.js';
 
 /** Every transport a mapping may name, by name. */
 export const transports: ReadonlyMap<string, Transport> = new Map(

@@ -1,1 +1,1 @@
-export { relayWebSocket, RELAY_CLOSE_CODE, RELAY_CLOSE_REASON, type RelayTarget } from './relay.js';
+export { relayWebSocket } from './relay.js';

@@ -1,21 +1,20 @@
 import type { Middleware, Next, ParameterizedContext } from 'koa';
 import type { CompiledRoute } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
-import { uploadRootOf } from '../../store/upload-root.js';
 import type { AppState } from '../../calls/state.js';
-import { parseMultipart } from './parse-multipart.js';
+import { createMultipartParser, type MultipartParser } from './parse-multipart.js';
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from './json-depth.js';
 import { readJsonBody } from './read-json-body.js';
 
 /**
  * Builds the body step of one route at startup: JSON read straight from the request
  * (readJsonBody, compressed bodies included), multipart where the route accepts it
- * (streamed to disk and size-limited), 415 for other content types, 413 past the limit, 400
- * for malformed JSON.
+ * (koa-body and formidable, streamed to files under `uploadRoot` and size-limited), 415 for
+ * other content types, 413 past the limit, 400 for malformed JSON.
  */
-export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes: number): Middleware<AppState> {
+export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes: number, uploadRoot: string): Middleware<AppState> {
   const accepted = route.spec.content_types;
-  const multipart = accepted.includes('multipart/form-data');
+  const multipart = accepted.includes('multipart/form-data') ? createMultipartParser({ fileBytes: maxFileBytes, fieldBytes: limitBytes, uploadRoot }) : undefined;
   return (ctx, next) => {
     const gw = ctx.state.gw;
     const headers = ctx.req.headers;
@@ -26,7 +25,7 @@ export function parseBody(route: CompiledRoute, limitBytes: number, maxFileBytes
       if (!headers['content-type']) headers['content-type'] = accepted[0]!;
       const type = ctx.request.type || 'application/octet-stream';
       if (!accepted.some((a) => type === a)) throw errors.unsupportedMediaType(type, accepted);
-      if (multipart && type === 'multipart/form-data') return parseUpload(ctx, next, limitBytes, maxFileBytes);
+      if (multipart && type === 'multipart/form-data') return parseUpload(ctx, next, multipart, limitBytes, maxFileBytes);
       if (declared > limitBytes) throw errors.bodyTooLarge(limitBytes);
       if (JSON_TYPES.has(type)) {
         // Without an async frame of this step's own: the body read is the only wait.
@@ -52,15 +51,14 @@ function asBody(body: unknown): Record<string, unknown> {
 }
 
 /**
- * A multipart body (routes that accept one): streamed to a per-request temp folder that is
- * removed when the request ends, whatever the outcome, so no upload outlives its request.
- * The whole body may be one file plus the text fields.
+ * A multipart body (routes that accept one): streamed to disk by the route's parser, its files
+ * removed when the request ends, whatever the outcome, so no upload outlives its request. The
+ * whole body may be one file plus the text fields.
  */
-async function parseUpload(ctx: ParameterizedContext<AppState>, next: Next, limitBytes: number, maxFileBytes: number): Promise<void> {
+async function parseUpload(ctx: ParameterizedContext<AppState>, next: Next, parse: MultipartParser, limitBytes: number, maxFileBytes: number): Promise<void> {
   const gw = ctx.state.gw;
   if (Number(ctx.get('content-length') || 0) > maxFileBytes + limitBytes) throw errors.bodyTooLarge(maxFileBytes);
-  const files = gw.runtime.config.files;
-  const parsed = await parseMultipart(ctx, { fileBytes: maxFileBytes, fieldBytes: limitBytes, uploadRoot: uploadRootOf(files) });
+  const parsed = await parse(ctx);
   try {
     gw.body = parsed.fields;
     gw.files = parsed.files;

@@ -55,17 +55,6 @@ export const FIXTURE_USAGE: Record<'text' | 'tool-call' | 'tool-final' | 'image'
   image: { input: 1100, output: 18, cached: 0, reasoning: 0 },
 };
 
-/**
- * Reasoning tokens each dialect's wire reports in the `tool-call` fixture: the OpenAI chat model
- * (gpt-4.1-mini) does not reason; Anthropic reports no separate count.
- */
-export const REPORTED_REASONING: Record<string, number | undefined> = {
-  'openai-chat': 0,
-  'openai-responses': 12,
-  'anthropic-messages': undefined,
-  gemini: 12,
-};
-
 /** The catalog model the matrix uses for each upstream dialect, and its upstream name. */
 export const DIALECT_MODELS: Array<{ dialect: string; model: string; upstream: string }> = [
   { dialect: 'openai-chat', model: 'openai/gpt-4.1-mini', upstream: 'gpt-4.1-mini' },
