@@ -65,11 +65,6 @@ export async function lookupResponseCache(req: CacheRequest): Promise<CacheLooku
   return { kind: 'pass', status: plan.status, saver: new CacheSaver(req.store, key, plan.ttlSeconds) };
 }
 
-/** The `x-gateway-cache` header of a lookup that did not hit (none when the cache is off). */
-export function cacheHeaders(lookup: CacheLookup): Record<string, string> | undefined {
-  return lookup.kind === 'pass' ? { [CACHE_HEADER]: lookup.status } : undefined;
-}
-
 /**
  * Stores the answer of a call that missed, once it is known to be complete and successful. A
  * content-filtered or failed answer is never stored. The write starts before the answer is
