@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import { routePathMatchers, shadowedBy, type RoutePathMatcher } from './route-shadowing.js';
+import { allRoutePathMatchers, isWildcard, shadowedBy } from '../compile/route-paths.js';
 import Koa, { type Middleware } from 'koa';
 import { GatewayKoa } from './gateway-koa.js';
 import compose from 'koa-compose';
@@ -109,7 +109,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     // A pass-through route streams the body it never reads.
     if (route.spec.method !== 'GET' && !route.proxy) steps.push(parseBody(route, config.limits.body_bytes, config.files.max_bytes, uploadRoot), validateBody(route));
     steps.push(handler(shared, { ...scope, route }));
-    // A parameter route passes over the paths of its static siblings (route-shadowing.ts).
+    // A parameter route passes over the paths of its static siblings (compile/route-paths.ts).
     const shadowed = shadowedBy(route.spec.path, runtime.routes);
     const run = shadowed ? compose(steps) : undefined;
     const guarded: Middleware<AppState>[] = shadowed && run ? [(ctx, next) => (shadowed(ctx.path) ? next() : run(ctx, next))] : steps;
@@ -222,33 +222,13 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
   };
 }
 
-/** A path ending in a `{*name}` wildcard (path-to-regexp 8). */
-function isWildcard(path: string): boolean {
-  return /\{\*[A-Za-z_][A-Za-z0-9_]*\}$/.test(path);
-}
-
 /** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */
 function notFound(routes: readonly CompiledRoute[]): Middleware<AppState> {
-  // Wildcard routes match by their own pattern; the others honour route shadowing.
-  const plain = routes.filter((r) => !isWildcard(r.spec.path));
-  const matchers: RoutePathMatcher[] = [
-    ...routePathMatchers(plain),
-    ...routes.filter((r) => isWildcard(r.spec.path)).map((r) => {
-      const re = new RegExp(`^${pathPattern(r.spec.path)}/?$`);
-      return { method: r.spec.method, matches: (p: string) => re.test(p) };
-    }),
-  ];
+  const matchers = allRoutePathMatchers(routes);
   return async (ctx) => {
     if (ctx.status !== 404 || ctx.body !== undefined) return;
     const allowed = matchers.filter((m) => m.matches(ctx.path)).map((m) => m.method);
     if (allowed.length > 0) throw errors.methodNotAllowed(ctx.method, ctx.path, [...new Set(allowed)].join(', '));
     throw errors.routeNotFound(ctx.method, ctx.path);
   };
-}
-
-/** A route path as a regular expression source: `:name` one segment, `{*name}` anything (or nothing). */
-function pathPattern(path: string): string {
-  const wildcard = /\/?\{\*[A-Za-z_][A-Za-z0-9_]*\}$/;
-  const tail = wildcard.test(path) ? '(?:/.*)?' : '';
-  return path.replace(wildcard, '').replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + tail;
 }

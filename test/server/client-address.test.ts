@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import type { GatewayConfig } from '../../src/config/types.js';
-import { createClientAddressRule } from '../../src/server/client-address.js';
+import { createClientAddressRule } from '../../src/compile/client-address.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { awayFromMinuteEdge } from '../e2e/budget/support/client.js';
 import { writeProject } from '../e2e/budget/support/project.js';

@@ -1,4 +1,9 @@
-import type { CompiledRoute } from '../compile/runtime.js';
+/**
+ * Route paths as the server matches them, decided when a pipeline is built: which paths a
+ * parameter route leaves to its static siblings, wildcard routes, and the matchers that 404 and
+ * 405 answers use.
+ */
+import type { CompiledRoute } from './runtime.js';
 
 /**
  * Which request paths a route with a path parameter must leave to a static sibling route.
@@ -51,4 +56,30 @@ export function routePathMatchers(routes: readonly CompiledRoute[]): RoutePathMa
     const shadowed = shadowedBy(r.spec.path, routes);
     return { method: r.spec.method, matches: (p: string) => re.test(p) && !(shadowed?.(p) ?? false) };
   });
+}
+
+/**
+ * A matcher per route, wildcard routes included (what 404/405 decisions use): wildcard routes
+ * match by their own pattern, the others honour route shadowing.
+ */
+export function allRoutePathMatchers(routes: readonly CompiledRoute[]): RoutePathMatcher[] {
+  return [
+    ...routePathMatchers(routes.filter((r) => !isWildcard(r.spec.path))),
+    ...routes.filter((r) => isWildcard(r.spec.path)).map((r) => {
+      const re = new RegExp(`^${wildcardPattern(r.spec.path)}/?$`);
+      return { method: r.spec.method, matches: (p: string) => re.test(p) };
+    }),
+  ];
+}
+
+/** A path ending in a `{*name}` wildcard (path-to-regexp 8). */
+export function isWildcard(path: string): boolean {
+  return /\{\*[A-Za-z_][A-Za-z0-9_]*\}$/.test(path);
+}
+
+/** A route path as a regular expression source: `:name` one segment, `{*name}` anything (or nothing). */
+function wildcardPattern(path: string): string {
+  const wildcard = /\/?\{\*[A-Za-z_][A-Za-z0-9_]*\}$/;
+  const tail = wildcard.test(path) ? '(?:/.*)?' : '';
+  return path.replace(wildcard, '').replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + tail;
 }

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import type { CompiledRoute } from '../../src/compile/runtime.js';
-import { routePathMatchers, shadowedBy } from '../../src/server/route-shadowing.js';
+import { routePathMatchers, shadowedBy } from '../../src/compile/route-paths.js';
 
 const route = (method: string, path: string): CompiledRoute => ({ spec: { method, path } }) as unknown as CompiledRoute;
 
-describe('server/route-shadowing: a parameter route never takes a static sibling path', () => {
+describe('compile/route-paths: a parameter route never takes a static sibling path', () => {
   const routes = [
     route('GET', '/v1/responses/:id'),
     route('POST', '/v1/responses/compact'),
