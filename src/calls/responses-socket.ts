@@ -7,12 +7,14 @@
  * is answered with `{type:'error', status, error:{type, code, message, param}}` (the
  * `WebSocketErrorEvent` schema) and the socket stays open for the next one.
  *
- * This module is the protocol only: a turn is run by `runTurn`, which sends the body through
- * the gateway's one call pipeline (auth, limits, budgets, metering, routing, stored responses),
- * exactly as a streamed POST /v1/responses would go. One turn runs at a time per socket, as on
- * OpenAI's API; closing the socket cancels the turn in flight.
+ * This module is the protocol: a turn is run by `runTurn`, which sends the body through the
+ * gateway's one call pipeline (auth, limits, budgets, metering, routing, stored responses) as a
+ * streamed POST /v1/responses, and hands back that POST's answer; its SSE events (or its error
+ * body) are read here. One turn runs at a time per socket, as on OpenAI's API; closing the
+ * socket cancels the turn in flight.
  */
 import type { ErrorCode } from '../errors/catalog.js';
+import { splitSseBlocks } from '../upstream/sse-blocks.js';
 
 /** The socket as the protocol uses it (the `ws` package's WebSocket fits). */
 export interface ResponsesSocket {
@@ -32,13 +34,15 @@ function invalid(code: ErrorCode, message: string, param: string | null = null):
   return { type: 'invalid_request_error', code, message, param };
 }
 
-/** What running one turn gave: a refusal, or the data of its stream events in order. */
-export type TurnOutcome =
-  | { readonly kind: 'refused'; readonly status: number; readonly error: TurnError }
-  | { readonly kind: 'events'; readonly events: AsyncIterable<string> };
+/** The answer of one turn's POST /v1/responses: an event stream, or an error in the default envelope. */
+export interface TurnAnswer {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: AsyncIterable<Buffer | string>;
+}
 
 /** Runs one turn's body (stream: true) through the call pipeline; aborting `signal` cancels it. */
-export type TurnRunner = (body: Record<string, unknown>, signal: AbortSignal) => Promise<TurnOutcome>;
+export type TurnRunner = (body: Record<string, unknown>, signal: AbortSignal) => Promise<TurnAnswer>;
 
 /** Fields of the HTTP form that a `response.create` event must not carry (the schema's `x-openresponses-disallowed`). */
 const HTTP_ONLY_FIELDS = ['stream', 'stream_options', 'background'] as const;
@@ -66,9 +70,9 @@ export function serveResponsesSocket(ws: ResponsesSocket, runTurn: TurnRunner): 
 
   async function run(body: Record<string, unknown>, current: AbortController): Promise<void> {
     try {
-      const outcome = await runTurn(body, current.signal);
-      if (outcome.kind === 'refused') return refuse(outcome.status, outcome.error);
-      for await (const data of outcome.events) send(data);
+      const answer = await runTurn(body, current.signal);
+      if (answer.status !== 200 || !answer.contentType.startsWith('text/event-stream')) return refuse(answer.status, errorOf(await readAll(answer.body)));
+      for await (const data of eventData(answer.body)) send(data);
     } catch {
       // The pipeline answers every failure it knows as a refusal or an in-band error event; a
       // throw here is the turn's transport failing (or the socket going away mid-turn).
@@ -96,4 +100,40 @@ function readClientEvent(raw: Buffer | ArrayBuffer | Buffer[], isBinary: boolean
     if (field in body) return { error: invalid('unsupported_parameter', `'${field}' is not used over WebSocket: every response streams its events on the socket.`, field) };
   }
   return { body: { ...body, stream: true } };
+}
+
+/** The data of each event of an SSE answer (comments, such as the cost note, and `[DONE]` left out). */
+async function* eventData(body: AsyncIterable<Buffer | string>): AsyncIterable<string> {
+  let text = '';
+  for await (const chunk of utf8(body)) {
+    const { frames, rest } = splitSseBlocks(text + chunk);
+    text = rest;
+    for (const frame of frames) if (frame.data.startsWith('{')) yield frame.data;
+  }
+}
+
+async function readAll(body: AsyncIterable<Buffer | string>): Promise<string> {
+  let text = '';
+  for await (const chunk of utf8(body)) text += chunk;
+  return text;
+}
+
+/** A body as text, a character cut between two chunks kept whole. */
+async function* utf8(body: AsyncIterable<Buffer | string>): AsyncIterable<string> {
+  const decoder = new TextDecoder();
+  for await (const chunk of body) yield typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+}
+
+/** The `error` of a refused turn's body, in the WebSocketErrorEvent form. */
+function errorOf(text: string): TurnError {
+  try {
+    const error = (JSON.parse(text) as { error?: Partial<TurnError> & { code?: string | null } }).error;
+    if (error && typeof error.message === 'string') {
+      const type = error.type ?? 'api_error';
+      return { type, code: error.code ?? type, message: error.message, param: error.param ?? null };
+    }
+  } catch {
+    // Not the gateway's JSON envelope: described below.
+  }
+  return { type: 'upstream_error', code: 'upstream_error', message: 'The response could not be started.', param: null };
 }

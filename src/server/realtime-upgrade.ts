@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server } from 'node:http';
+import type { IncomingMessage, RequestListener, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { RuntimeStore } from '../compile/runtime-store.js';
@@ -21,19 +21,19 @@ import { createResponsesUpgrade, RESPONSES_WS_PATH } from './responses-upgrade.j
  * session's total connected time by its `max_duration_seconds`. A draining gateway opens no
  * new sessions (src/server/drain.ts).
  */
-export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices, accepting: () => boolean = () => true): RealtimeSockets {
+export function attachRealtime(server: Server, store: RuntimeStore, shared: SharedServices, options: RealtimeOptions): RealtimeSockets {
   // Made on the first session the gateway accepts (ws-module.ts: most gateways never open one).
   let wss: WebSocketServer | undefined;
   const socketServer = () => (wss ??= new (wsModule().WebSocketServer)({ noServer: true, maxPayload: 16 * 1024 * 1024 }));
   const verifier = createRealtimeSigner(shared.realtimeSecret, 'http://localhost');
   // WebSocket mode of /v1/responses (responses-upgrade.ts) shares this listener.
-  const responses = createResponsesUpgrade(server, store, shared);
+  const responses = createResponsesUpgrade(options.listener, store, shared);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     // Node removes its own socket error listener before it emits 'upgrade': without this one a
     // client resetting the connection (ECONNRESET) while it is answered would throw an unhandled
     // 'error' and end the process. ws adds its own once it takes the socket; this stays harmless.
     socket.on('error', () => socket.destroy());
-    if (!accepting()) return refuse(socket, shuttingDown('The gateway is shutting down; open the session again.'));
+    if (!options.accepting()) return refuse(socket, shuttingDown('The gateway is shutting down; open the session again.'));
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === RESPONSES_WS_PATH) return responses.accept(req, socket, head, refuse);
     if (url.pathname !== REALTIME_WS_PATH) return refuse(socket, errors.notFound('Not found.'));
@@ -70,6 +70,14 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
       responses.close();
     },
   };
+}
+
+/** How the upgrades of one server are taken. */
+export interface RealtimeOptions {
+  /** The app's request handler: WebSocket-mode turns of /v1/responses run through it. */
+  listener: RequestListener;
+  /** False while the server does not take new sessions (draining). */
+  accepting: () => boolean;
 }
 
 const NO_SOCKETS: ReadonlySet<WebSocket> = new Set();

@@ -117,8 +117,9 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   // every request (an upgrade too: with no 'upgrade' listener node hands it to 'request') gets
   // 503 `starting`, never a half-started gateway (served calls, refused sessions).
   server.off('request', starting);
-  server.on('request', app.koa.callback());
-  const wss = attachRealtime(server, store, shared, () => lifecycle.state === 'ready');
+  const listener = app.koa.callback();
+  server.on('request', listener);
+  const wss = attachRealtime(server, store, shared, { listener, accepting: () => lifecycle.state === 'ready' });
   lifecycle.markReady();
   prepareValidators(runtime);
   const services: SharedServices = shared;
