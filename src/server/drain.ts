@@ -7,6 +7,7 @@ import { writeSseFrame } from '../sse-frame.js';
 import { envelopeOf, renderError, type EnvelopeStyle } from './envelope.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { AppState } from '../calls/state.js';
+import { surfaceErrorEvent } from '../calls/stream-error-event.js';
 
 /** Seconds a refused client is asked to wait (another instance usually answers at once). */
 const RETRY_AFTER_S = 1;
@@ -128,16 +129,7 @@ function endRequest(ctx: ParameterizedContext<AppState>, error: GatewayError): v
 
 /** The route surface's own error event; a plain `event: error` for streams without a surface. */
 function streamErrorText(ctx: ParameterizedContext<AppState>, error: GatewayError): string {
-  const codecError = { status: error.status, type: error.type, code: error.code, message: error.message };
   const gw = ctx.state.gw as AppState['gw'] | undefined;
-  const surface = gw?.route?.surface;
-  if (surface) {
-    try {
-      return surface.createStreamEncoder(surface.decodeRequest(gw.body)).fail(codecError).map(writeSseFrame).join('');
-    } catch {
-      // A body the surface cannot read again still gets the generic event below.
-    }
-  }
   const style: EnvelopeStyle = gw?.route?.spec.envelope ?? 'default';
-  return writeSseFrame({ event: 'error', data: JSON.stringify(renderError(error, style).body) });
+  return surfaceErrorEvent(gw, error) ?? writeSseFrame({ event: 'error', data: JSON.stringify(renderError(error, style).body) });
 }

@@ -8,7 +8,7 @@ import { GatewayError, errors } from '../errors/gateway-error.js';
 import { shuttingDown, type RealtimeSockets } from './drain.js';
 import { renderError } from './envelope.js';
 import type { SharedServices } from './services.js';
-import { openKeySpend, openRealtimeHold } from '../calls/key-spend.js';
+import { sessionHold } from '../calls/caller-key.js';
 import type { SpendHold } from '../billing/spend-hold.js';
 import { wsModule } from '../upstream/ws-module.js';
 import { createResponsesUpgrade, RESPONSES_WS_PATH } from './responses-upgrade.js';
@@ -48,7 +48,7 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
       if (!fresh) return refuse(socket, invalidSession('This realtime session URL was already used; create a new session.'));
       let hold: SpendHold | undefined | null;
       try {
-        hold = await realtimeHold(shared, store, claims.owner);
+        hold = await sessionHold(shared, store.current().keys, claims.owner);
       } catch {
         return refuse(socket, invalidSession());
       }
@@ -81,17 +81,6 @@ export interface RealtimeOptions {
 }
 
 const NO_SOCKETS: ReadonlySet<WebSocket> = new Set();
-
-/**
- * The spend hold of the key that owns a session: a YAML/env key by hash, a managed key
- * (`key:<id>`) from the database. Null when that managed key is no longer valid.
- */
-async function realtimeHold(shared: SharedServices, store: RuntimeStore, owner: string): Promise<SpendHold | undefined | null> {
-  const managed = /^key:(.+)$/.exec(owner);
-  if (!managed || !shared.usageLedger) return openRealtimeHold(shared, store.current().keys, owner);
-  const found = await shared.usageLedger.managedKeys.lookupById(managed[1]!);
-  return found.status === 'ok' ? openKeySpend(found.entry, owner, shared) : null;
-}
 
 function invalidSession(message = 'Invalid or expired realtime session URL.'): GatewayError {
   return new GatewayError(401, 'authentication_error', 'invalid_session_token', message);

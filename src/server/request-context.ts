@@ -2,7 +2,7 @@ import { basename } from 'node:path';
 import type { Middleware } from 'koa';
 import type { CompiledRoute, Runtime } from '../compile/runtime.js';
 import type { OperationServices } from '../providers/types.js';
-import { RequestServices } from './request-services.js';
+import { RequestServices } from '../calls/request-services.js';
 import type { AppState } from '../calls/state.js';
 import type { SharedServices } from './services.js';
 import { RequestAbort } from '../upstream/request-abort.js';

@@ -6,7 +6,8 @@ import type { RuntimeStore } from '../compile/runtime-store.js';
 import { errors, isGatewayError, type GatewayError } from '../errors/gateway-error.js';
 import { firstHeader } from '../errors/upstream-failure.js';
 import type { SharedServices } from './services.js';
-import { findClientKey, presentedKey } from './steps/authenticate.js';
+import { presentedKey } from './steps/authenticate.js';
+import { findClientKey } from '../calls/caller-key.js';
 import { injectRequest } from './inject-request.js';
 import { wsModule } from '../upstream/ws-module.js';
 

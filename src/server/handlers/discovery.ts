@@ -3,9 +3,9 @@ import { cacheBody } from '../../compile/catalog.js';
 import type { CachedBody, KeyEntry } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
 import type { RateLimiter } from '../../store/rate-limiter.js';
-import type { SharedServices } from '../services.js';
 import type { AppState } from '../../calls/state.js';
-import { findClientKey, presentedKey } from '../steps/authenticate.js';
+import { presentedKey } from '../steps/authenticate.js';
+import { findClientKey, type ManagedKeySource } from '../../calls/caller-key.js';
 import { modelListBody } from '../../calls/model-list.js';
 
 const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
@@ -14,7 +14,7 @@ const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=300';
  * Anonymous discovery: rate limited per client address unless a valid key is presented
  * (authenticated traffic is never slowed by the anonymous limit). Resolves to that key.
  */
-export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limiter: RateLimiter, shared?: Pick<SharedServices, 'usageLedger'>): Promise<KeyEntry | undefined> {
+export async function limitAnonymous(ctx: ParameterizedContext<AppState>, limiter: RateLimiter, shared?: ManagedKeySource): Promise<KeyEntry | undefined> {
   const { runtime } = ctx.state.gw;
   const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));
   // A revoked, expired or unreadable key is treated as no key here: discovery stays anonymous.

@@ -1,9 +1,9 @@
 import type { Middleware } from 'koa';
 import type { KeyEntry, Runtime } from '../../compile/runtime.js';
 import { errors } from '../../errors/gateway-error.js';
-import type { SharedServices } from '../services.js';
 import type { AppState, GatewayState } from '../../calls/state.js';
-import { acceptKey, findClientKey, presentedKey } from './authenticate.js';
+import { presentedKey } from './authenticate.js';
+import { acceptKey, findClientKey, type ManagedKeySource } from '../../calls/caller-key.js';
 
 /** Decides, from the runtime current for this request, that a route may be called without a key. */
 export type AnonymousWhen = (runtime: Runtime) => boolean;
@@ -14,7 +14,7 @@ export type AnonymousWhen = (runtime: Runtime) => boolean;
  * opens the route to anyone when config says so (e.g. `observability.metrics.public`), read
  * per request so a reload applies.
  */
-export function authenticateAdmin(shared: Pick<SharedServices, 'usageLedger'>, anonymousWhen?: AnonymousWhen): Middleware<AppState> {
+export function authenticateAdmin(shared: ManagedKeySource, anonymousWhen?: AnonymousWhen): Middleware<AppState> {
   return async (ctx, next) => {
     const gw = ctx.state.gw;
     if (anonymousWhen?.(gw.runtime)) return next();
@@ -34,7 +34,7 @@ export function authenticateAdmin(shared: Pick<SharedServices, 'usageLedger'>, a
  * Routes open to both (`auth: admin-or-key`, e.g. /v1/usage): an admin key sees everything,
  * a client key is authenticated as usual and sees only its own.
  */
-export function authenticateAdminOrKey(shared: Pick<SharedServices, 'usageLedger'>): Middleware<AppState> {
+export function authenticateAdminOrKey(shared: ManagedKeySource): Middleware<AppState> {
   return async (ctx, next) => {
     const gw = ctx.state.gw;
     const presented = presentedKey(ctx.get('authorization'), ctx.get('x-api-key'));

@@ -1,8 +1,12 @@
-import type { Request } from 'koa';
 import type { Runtime } from '../compile/runtime.js';
 import type { FileStore, JobStore, OperationServices, RealtimeSigner } from '../providers/types.js';
 import { createRealtimeSigner } from '../store/realtime-signer.js';
-import type { SharedServices } from './services.js';
+
+/** What a request's services take from the process-wide ones (server/services.ts). */
+export interface RequestServiceSources { readonly files: FileStore; readonly jobs: JobStore; readonly realtimeSecret: string }
+
+/** Where the client addressed the request (Koa's request fits): realtime URLs' base by default. */
+export interface RequestOrigin { readonly protocol: string; readonly host: string }
 
 /**
  * The services one request hands to provider operations. A class, not an object literal with a
@@ -15,9 +19,9 @@ export class RequestServices implements OperationServices {
   readonly fetchMedia: OperationServices['fetchMedia'];
 
   constructor(
-    private readonly shared: SharedServices,
+    private readonly shared: RequestServiceSources,
     private readonly runtime: Runtime,
-    private readonly request: Request,
+    private readonly request: RequestOrigin,
     fetchMedia: OperationServices['fetchMedia'],
   ) {
     this.files = shared.files;
