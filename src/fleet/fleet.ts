@@ -88,7 +88,7 @@ export async function readFleet(conn: RedisConnection): Promise<FleetMember[]> {
  */
 export function createFleet(options: {
   conn?: RedisConnection;
-  /** Computes the config's fleet hash, called once, when first needed (it walks the whole config). */
+  /** The fleet hash of the config in force, read each time it is needed (the caller keeps it cheap). */
   configHash: () => string;
   instanceId?: string; storeKind: StoreKind; configuredInstances?: number;
   onMismatch?: (other: FleetMember, own: string) => void;
@@ -111,8 +111,7 @@ export function createFleet(options: {
   const ttlMs = options.ttlMs ?? HEARTBEAT_TTL_MS;
   let closed = false;
   let started = false;
-  let hash: string | undefined;
-  const configHash = (): string => (hash ??= options.configHash());
+  const { configHash } = options;
   let members: FleetMember[] = [];
   let timer: NodeJS.Timeout | undefined;
   const warned = new Set<string>();

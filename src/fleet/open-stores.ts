@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { RuntimeStore } from '../compile/runtime-store.js';
 import type { Runtime } from '../compile/runtime.js';
 import type { JobRecord, JobStore } from '../providers/types.js';
 import { createMemoryBreakerStore, type BreakerStore } from '../routing/breaker-store.js';
@@ -48,10 +49,13 @@ export interface OpenedStores {
 
 /**
  * Opens the services that live in the configured store: this process's memory, or Redis with
- * this process's memory as the fallback (server/services.ts createSharedServices). `onStoreError`
- * hears of every failed Redis operation (the store error metric).
+ * this process's memory as the fallback (server/services.ts createSharedServices), for the
+ * runtime in force when they open (store settings take effect on a restart; the fleet's config
+ * hash follows reloads). `onStoreError` hears of every failed Redis operation (the store error
+ * metric).
  */
-export async function openStores(runtime: Runtime, logger: Logger, onStoreError: () => void): Promise<OpenedStores> {
+export async function openStores(runtimes: RuntimeStore, logger: Logger, onStoreError: () => void): Promise<OpenedStores> {
+  const runtime = runtimes.current();
   const { config } = runtime;
   const responseLimits = responseStoreLimits(config.store.responses);
   const localBreaker = createMemoryBreakerStore();
@@ -62,8 +66,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
     responses: createMemoryResponseStore(responseLimits),
   };
   const cacheLimits = { maxEntryBytes: config.cache.max_entry_bytes, maxTotalBytes: config.cache.max_total_bytes };
-  // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
-  const configHash = () => rememberedConfigHash(config, runtime.routes.map((r) => r.spec));
+  const configHash = hashOfCurrent(runtimes);
   if (storeKindOf(config.store.url) === 'memory') {
     const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     const stores: StoreServices = {
@@ -130,6 +133,21 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
       if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
       await conn.close();
     },
+  };
+}
+
+/**
+ * The fleet hash of the runtime in force, computed when first asked for (a heartbeat, /readyz,
+ * status) once per runtime: it walks the whole config, ~10 ms. A reload puts another runtime in
+ * force, and the next heartbeat publishes its hash.
+ */
+function hashOfCurrent(runtimes: RuntimeStore): () => string {
+  const hashes = new WeakMap<Runtime, string>();
+  return () => {
+    const runtime = runtimes.current();
+    let hash = hashes.get(runtime);
+    if (hash === undefined) hashes.set(runtime, (hash = rememberedConfigHash(runtime.config, runtime.routes.map((r) => r.spec))));
+    return hash;
   };
 }
 

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { allRoutePathMatchers, isWildcard, shadowedBy } from '../compile/route-paths.js';
-import Koa, { type Middleware } from 'koa';
+import Koa, { type Middleware, type ParameterizedContext } from 'koa';
 import { GatewayKoa } from './gateway-koa.js';
 import compose from 'koa-compose';
 import type { Logger } from 'pino';
@@ -82,6 +82,8 @@ export interface Pipeline {
   readonly handle: Middleware<AppState>;
   /** True for the probe routes (they answer while draining). */
   isProbe(method: string, path: string): boolean;
+  /** Closes what the pipeline holds open (its media fetcher's pool) once the fetches running are done. */
+  close(): Promise<void>;
 }
 
 /**
@@ -137,6 +139,7 @@ export function buildPipeline(runtime: Runtime, shared: SharedServices, lifecycl
     runtime,
     handle,
     isProbe: (method: string, path: string) => exact.find(method, path)?.probe === true,
+    close: () => fetchMedia.close(),
   });
 }
 
@@ -179,8 +182,8 @@ export interface GatewayApp {
   pipeline(): Pipeline;
   /**
    * Builds the pipeline of `next` and puts it (and `next` in the runtime store) in force in one
-   * step; requests already running finish on the pipeline they started on. Throws when the
-   * pipeline cannot be built: nothing changes then.
+   * step; requests already running finish on the pipeline they started on, which is closed once
+   * they have. Throws when the pipeline cannot be built: nothing changes then.
    */
   swap(next: Runtime): void;
 }
@@ -216,10 +219,22 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
     pipeline: () => active,
     swap(next) {
       const built = buildPipeline(next, shared, lifecycle);
+      const replaced = active;
       store.swap(next);
       active = built;
+      retireAfter(replaced, lifecycle.inFlight);
     },
   };
+}
+
+/**
+ * Closes a replaced pipeline once every request in flight when it was replaced has ended: a
+ * request takes its pipeline as it starts (the front step), in the turn it is counted in
+ * flight, so those are all the requests that can still use it.
+ */
+function retireAfter(pipeline: Pipeline, inFlight: Iterable<ParameterizedContext<AppState>>): void {
+  const ended = [...inFlight].map((ctx) => new Promise((resolve) => ctx.res.once('close', resolve)));
+  void Promise.all(ended).then(() => pipeline.close()).catch(() => undefined);
 }
 
 /** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */

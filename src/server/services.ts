@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Runtime } from '../compile/runtime.js';
+import type { RuntimeStore } from '../compile/runtime-store.js';
 import { createRequestEvents, type RequestEvents } from '../calls/request-record.js';
 import { openStores, type StoreServices } from '../fleet/open-stores.js';
 import type { LedgerServices } from '../ledger/open-ledger.js';
@@ -26,13 +26,13 @@ export interface SharedServices extends StoreServices {
 }
 
 /**
- * Builds the shared services from config. `store.url: memory` keeps rate limits, spend, file
+ * Builds the shared services from the config in force. `store.url: memory` keeps rate limits, spend, file
  * records and jobs in this process; a Redis URL keeps them in Redis so several instances
  * enforce one limit and one budget, with this process's memory as the fallback when Redis is
  * unreachable and `store.on_error` is `open` (`closed` answers 503 `store_unavailable`).
  */
-export async function createSharedServices(runtime: Runtime, logger: Logger): Promise<SharedServices> {
-  const { config } = runtime;
+export async function createSharedServices(runtimes: RuntimeStore, logger: Logger): Promise<SharedServices> {
+  const { config } = runtimes.current();
   const observability = await createObservability(config, process.env);
   const base = {
     observability,
@@ -47,7 +47,7 @@ export async function createSharedServices(runtime: Runtime, logger: Logger): Pr
   const ledgerOpening = ledgerUrl
     ? import('../ledger/open-ledger.js').then((m) => m.openLedger({ ...config.ledger, url: ledgerUrl }, base.events, logger))
     : Promise.resolve(undefined);
-  const [ledgerOpened, storesOpened] = await Promise.allSettled([ledgerOpening, openStores(runtime, logger, () => observability.hooks.storeError('redis'))]);
+  const [ledgerOpened, storesOpened] = await Promise.allSettled([ledgerOpening, openStores(runtimes, logger, () => observability.hooks.storeError('redis'))]);
   if (ledgerOpened.status === 'rejected' || storesOpened.status === 'rejected') {
     // A start that fails leaves nothing behind: what did open is closed (tracing's exporter too).
     if (ledgerOpened.status === 'fulfilled') await ledgerOpened.value?.close().catch(() => undefined);

@@ -78,7 +78,7 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
   // loads its tables alongside the rest of startup, and the gateway reports ready once it has
   // (see billing/bpe.ts).
   const counterLoaded = needsTokenCounts(runtime) ? startBpeWorker() : undefined;
-  const opening = createSharedServices(runtime, logger);
+  const opening = createSharedServices(store, logger);
   // Handled here so a failure while the warm-up runs is not an unhandled rejection; it is
   // thrown below, where `opening` is awaited.
   opening.catch(() => undefined);
@@ -130,12 +130,15 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
     lifecycle,
     reload: (next) => {
       app.swap(next);
+      // The fleet (and `gateway status`) learns the new config hash now, not at the next heartbeat.
+      void services.fleet.beat().catch(() => undefined);
       prepareValidators(next);
       warmCredentials(next.providers.values());
       if (needsTokenCounts(next)) void startBpeWorker();
     },
     async drain(graceMs = store.current().config.server.shutdown_grace_s * 1000) {
       await drainServer({ server, wss, lifecycle, logger }, graceMs);
+      await app.pipeline().close();
       await services.close();
     },
     async close() {
@@ -144,6 +147,8 @@ export async function startGateway(runtime: Runtime, options: StartOptions = {})
       wss.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Not awaited: a fetch still running ends on its own time limit.
+      void app.pipeline().close().catch(() => undefined);
       await services.close();
     },
   };

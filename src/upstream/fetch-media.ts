@@ -21,11 +21,18 @@ export function isPrivateAddress(address: string): boolean {
   return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
+/** Fetches a URL on a client's behalf, with its own connection pool. */
+export interface MediaFetcher {
+  (url: string, signal: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string }>;
+  /** Closes the pool once the fetches it is running are done; a fetch after that fails (`fetch_failed`). */
+  close(): Promise<void>;
+}
+
 /**
  * Creates the fetcher. The address check runs inside the connection's DNS lookup, so the
  * address checked is the address connected to (no rebinding between check and connect).
  */
-export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: AbortSignal) => Promise<{ bytes: Uint8Array; contentType: string }> {
+export function createMediaFetcher(policy: FetchPolicy): MediaFetcher {
   const agent = new Agent({
     connect: {
       timeout: policy.timeoutMs,
@@ -44,7 +51,7 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
       },
     },
   });
-  return async (url, signal) => {
+  const fetchMedia = async (url: string, signal: AbortSignal): Promise<{ bytes: Uint8Array; contentType: string }> => {
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -87,4 +94,5 @@ export function createMediaFetcher(policy: FetchPolicy): (url: string, signal: A
     }
     return { bytes: new Uint8Array(Buffer.concat(chunks)), contentType: res.header('content-type') ?? 'application/octet-stream' };
   };
+  return Object.assign(fetchMedia, { close: () => agent.close() });
 }
