@@ -1,6 +1,6 @@
 import Router from '@koa/router';
 import { allRoutePathMatchers, isWildcard, shadowedBy } from '../compile/route-paths.js';
-import Koa, { type Middleware, type ParameterizedContext } from 'koa';
+import Koa, { type Middleware } from 'koa';
 import { GatewayKoa } from './gateway-koa.js';
 import compose from 'koa-compose';
 import type { Logger } from 'pino';
@@ -222,19 +222,11 @@ export function createApp(store: RuntimeStore, shared: SharedServices, logger: L
       const replaced = active;
       store.swap(next);
       active = built;
-      retireAfter(replaced, lifecycle.inFlight);
+      // A request takes its pipeline as it starts (the front step), in the turn it is counted
+      // in flight: the requests in flight now are all that can still use the replaced one.
+      void lifecycle.inFlightEnded().then(() => replaced.close()).catch(() => undefined);
     },
   };
-}
-
-/**
- * Closes a replaced pipeline once every request in flight when it was replaced has ended: a
- * request takes its pipeline as it starts (the front step), in the turn it is counted in
- * flight, so those are all the requests that can still use it.
- */
-function retireAfter(pipeline: Pipeline, inFlight: Iterable<ParameterizedContext<AppState>>): void {
-  const ended = [...inFlight].map((ctx) => new Promise((resolve) => ctx.res.once('close', resolve)));
-  void Promise.all(ended).then(() => pipeline.close()).catch(() => undefined);
 }
 
 /** 404 for unknown paths, 405 for a known path with another method; in the right envelope. */

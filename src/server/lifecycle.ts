@@ -27,6 +27,8 @@ export interface Lifecycle {
   enter(ctx: ParameterizedContext<AppState>): LiveEntry<ParameterizedContext<AppState>>;
   /** Counts a request out. */
   leave(entry: LiveEntry<ParameterizedContext<AppState>>): void;
+  /** Resolves once every request in flight now has ended (requests that start later are not waited for). */
+  inFlightEnded(): Promise<void>;
 }
 
 /** Creates the lifecycle of one server, in state `starting`. */
@@ -35,6 +37,13 @@ export function createLifecycle(): Lifecycle {
   const shutdown = new AbortController();
   // Not a Set: see LiveList for what a Set of per-request objects costs the garbage collector.
   const inFlight = new LiveList<ParameterizedContext<AppState>>();
+  // One 'close' listener per request however many waits include it (reloads in a burst).
+  const endings = new WeakMap<ParameterizedContext<AppState>, Promise<unknown>>();
+  const ended = (ctx: ParameterizedContext<AppState>): Promise<unknown> => {
+    let ending = endings.get(ctx);
+    if (!ending) endings.set(ctx, (ending = new Promise((resolve) => ctx.res.once('close', resolve))));
+    return ending;
+  };
   return {
     get state() { return state; },
     shutdown: shutdown.signal,
@@ -44,5 +53,6 @@ export function createLifecycle(): Lifecycle {
     endGrace(reason) { if (!shutdown.signal.aborted) shutdown.abort(reason); },
     enter: (ctx) => inFlight.add(ctx),
     leave(entry) { inFlight.remove(entry); },
+    inFlightEnded: () => Promise.all(Array.from(inFlight, ended)).then(() => undefined),
   };
 }

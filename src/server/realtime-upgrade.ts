@@ -62,8 +62,8 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
     }, (e: unknown) => refuse(socket, new GatewayError(503, 'api_error', 'store_unavailable', e instanceof GatewayError ? e.message : 'The shared state store is unavailable; retry shortly.')));
   });
   return {
-    // Responses WebSocket-mode sockets are not counted: their turns are HTTP requests the drain
-    // already waits for, and an idle socket must not hold a shutdown for the whole grace period.
+    // Responses WebSocket-mode sockets are not counted: their turns are requests (made in memory)
+    // the drain already waits for, and an idle socket must not hold a shutdown for the grace period.
     get clients() { return wss?.clients ?? NO_SOCKETS; },
     close() {
       wss?.close();
