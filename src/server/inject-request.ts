@@ -6,7 +6,7 @@ let loading: Promise<{ inject: typeof import('light-my-request').inject }> | und
 
 /** A request made in memory. */
 export interface InjectedRequest {
-  method: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   path: string;
   headers: Record<string, string>;
   /** The client address its socket reports (the access log's, rate limits' and traces' client). */
@@ -43,7 +43,7 @@ export async function injectRequest(listener: RequestListener, request: Injected
   };
   signal.addEventListener('abort', () => response?.destroy(), { once: true });
   const answer = await inject(dispatch, {
-    method: request.method as 'POST', url: request.path, headers: request.headers, remoteAddress: request.remoteAddress,
+    method: request.method, url: request.path, headers: request.headers, remoteAddress: request.remoteAddress,
     payload: request.body, payloadAsStream: true, validate: false,
   });
   return {
