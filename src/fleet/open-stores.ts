@@ -10,6 +10,8 @@ import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter
 import { storeKindName, storeKindOf } from '../store/redis-url.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { createMemoryResponseCache, type ResponseCacheStore } from '../store/response-cache.js';
+import type { SemanticIndex } from '../store/semantic-index.js';
+import { openSemanticIndex } from './open-semantic-index.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { rememberedConfigHash } from './config-hash.js';
@@ -36,6 +38,8 @@ export interface StoreServices {
   responses: ResponseStore;
   /** The response cache (`cache.store`: this instance's memory or store.url's Redis). */
   cache: ResponseCacheStore;
+  /** The semantic cache's index (`cache.semantic.embedding_model` set): pgvector at ledger.url, or this instance's memory. */
+  semantic?: SemanticIndex;
 }
 
 /** The configured store's services (memory or Redis) and the file services beside them. */
@@ -64,6 +68,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
   const cacheLimits = { maxEntryBytes: config.cache.max_entry_bytes, maxTotalBytes: config.cache.max_total_bytes };
   // Computed when first asked for (a heartbeat, /readyz, status): it walks the whole config, ~10 ms of startup.
   const configHash = () => rememberedConfigHash(config, runtime.routes.map((r) => r.spec));
+  const semantic = await openSemanticIndex(config, logger);
   if (storeKindOf(config.store.url) === 'memory') {
     const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     const stores: StoreServices = {
@@ -75,8 +80,9 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
       breaker: localBreaker,
       responses: memory.responses,
       cache: createMemoryResponseCache(cacheLimits),
+      semantic,
     };
-    return { stores, files: fileServices.files, close: async () => { fileServices.close(); } };
+    return { stores, files: fileServices.files, close: async () => { fileServices.close(); await semantic?.close(); } };
   }
   // ioredis and the Redis stores are loaded only when the store is Redis.
   const { connectRedis } = await import('../store/redis-connection.js');
@@ -118,6 +124,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
     breaker: createRedisBreakerStore(conn, localBreaker),
     responses: createRedisResponseStore(conn, guard, responseLimits, memory.responses),
     cache: config.cache.store === 'redis' ? createRedisResponseCache(conn, guard, cacheLimits) : createMemoryResponseCache(cacheLimits),
+    semantic,
   };
   const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
   return {
@@ -125,6 +132,7 @@ export async function openStores(runtime: Runtime, logger: Logger, onStoreError:
     files: fileServices.files,
     close: async () => {
       fileServices.close();
+      await semantic?.close();
       await fleet.close();
       const lost = await ledger.close();
       if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');
