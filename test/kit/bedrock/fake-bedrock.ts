@@ -12,12 +12,13 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { claudeBreakpoints, converseCachePoints } from './cache-points.js';
 import { answerClaudeRequest, answerConverseRequest, claudeBody, claudeStreamMessages, converseBody, converseStreamMessages } from './bedrock-answers.js';
 import { exceptionMessage } from './event-stream-frames.js';
 import { verifySigV4, type IssuedCredential, type SignatureFailure } from './sigv4-verify.js';
 
-/** One request the fake accepted. */
-export interface BedrockRequest { operation: 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream'; modelId: string; region: string; accessKeyId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }
+/** One request the fake accepted; `breakpoints`: where its prompt-cache breakpoints are (cache-points.ts), checked as Bedrock would. */
+export interface BedrockRequest { operation: 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream'; modelId: string; region: string; accessKeyId: string; body: Record<string, unknown>; headers: IncomingMessage['headers']; breakpoints: string[] }
 
 export interface FakeBedrock {
   readonly url: string;
@@ -119,7 +120,9 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     } catch {
       return sendError(res, 400, 'ValidationException', 'Malformed input request, please reformat your input and try again.');
     }
-    state.requests.push({ operation, modelId, region: verified.region, accessKeyId: verified.accessKeyId, body: json, headers: req.headers });
+    const cache = operation.startsWith('converse') ? converseCachePoints(json, modelId) : claudeBreakpoints(json);
+    state.requests.push({ operation, modelId, region: verified.region, accessKeyId: verified.accessKeyId, body: json, headers: req.headers, breakpoints: cache.at });
+    if (cache.problems.length > 0) return sendError(res, 400, 'ValidationException', cache.problems.join('; '));
     if (throttled.has(verified.region)) return sendError(res, 429, 'ThrottlingException', 'Too many requests, please wait before trying again.');
     seq++;
     if (operation === 'invoke' && modelId.startsWith('amazon.titan-embed')) {

@@ -10,12 +10,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KitUpstream } from '../../../kit/fake-upstream.js';
+import { claudeBreakpoints } from '../../../kit/bedrock/cache-points.js';
 import { forward, readAll, sendJson } from './forward.js';
 
 const ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)$/;
 
-/** One Vertex call as received. */
-export interface VertexCall { project: string; location: string; publisher: string; model: string; method: string; host: string; body: Record<string, unknown> }
+/** One Vertex call as received; `breakpoints`: where a Claude body's cache_control blocks are (checked as Claude checks them). */
+export interface VertexCall { project: string; location: string; publisher: string; model: string; method: string; host: string; body: Record<string, unknown>; breakpoints: string[] }
 
 export interface VertexFront {
   readonly url: string;
@@ -57,7 +58,9 @@ export async function startVertexFront(options: { project: string; accepts: (tok
         return bad('body is not JSON');
       }
       const model = decodeURIComponent(modelPath);
-      calls.push({ project, location, publisher, model, method, host: String(req.headers.host), body });
+      const cache = publisher === 'anthropic' ? claudeBreakpoints(body) : { at: [], problems: [] };
+      calls.push({ project, location, publisher, model, method, host: String(req.headers.host), body, breakpoints: cache.at });
+      if (cache.problems.length > 0) return bad(cache.problems.join('; '));
       if (project !== options.project) return bad(`project ${project}`);
       if (publisher === 'google' && (method === 'generateContent' || method === 'streamGenerateContent')) {
         const stream = method === 'streamGenerateContent';
