@@ -27,7 +27,13 @@ function system(label: string): OpenAI.ChatCompletionMessageParam {
 }
 
 /** The same suite on each index: the official openai SDK as the client, the kit as every provider. */
-function semanticSuite(name: string, open: () => Promise<{ env: Record<string, string>; after?: () => Promise<void> }>, extra?: (ctx: () => { gw: TestGateway; kit: KitUpstreams; client: OpenAI }) => void): void {
+/** What a suite's index gives it: the gateway's environment, clean-up, and (PostgreSQL) the count of stored vectors. */
+interface IndexUnderTest { env: Record<string, string>; after?: () => Promise<void>; stored?: () => Promise<number> }
+
+/** What a suite's extra tests get. */
+interface SuiteContext { gw: TestGateway; kit: KitUpstreams; client: OpenAI; storing: <T>(call: () => Promise<T>) => Promise<T> }
+
+function semanticSuite(name: string, open: () => Promise<IndexUnderTest>, extra?: (ctx: () => SuiteContext) => void): void {
   describe(`e2e/cache: the semantic cache, ${name} index (openai SDK, fake-upstream kit)`, function () {
     this.timeout(40_000);
     let kit: KitUpstreams;
@@ -35,11 +41,13 @@ function semanticSuite(name: string, open: () => Promise<{ env: Record<string, s
     let client: OpenAI;
     let other: OpenAI;
     let cleanup: (() => Promise<void>) | undefined;
+    let stored: (() => Promise<number>) | undefined;
 
     before(async () => {
       kit = await startKitUpstreams();
       const opened = await open();
       cleanup = opened.after;
+      stored = opened.stored;
       gw = await startScenarioGateway(kit, { cache: SEMANTIC }, { GATEWAY_API_KEYS: `${TEST_KEY},${OTHER_KEY}`, ...opened.env });
       client = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: gw.key, maxRetries: 0 });
       other = new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: OTHER_KEY, maxRetries: 0 });
@@ -55,12 +63,23 @@ function semanticSuite(name: string, open: () => Promise<{ env: Record<string, s
     });
     afterEach(() => expect(kit.violations(), 'requests a provider would have refused').to.deep.equal([]));
 
+    /**
+     * Runs a call that stores a prompt and, where the index is a database, waits until its
+     * vector is there (it is written after the answer, not awaited): a paraphrase asked within
+     * the same milliseconds may otherwise miss, which is fine for a cache and flaky for a test.
+     */
+    const storing = async <T>(call: () => Promise<T>): Promise<T> => {
+      const before = await stored?.();
+      const out = await call();
+      if (before !== undefined) await waitFor(async () => (await stored!()) > before, 10_000, 'the prompt\'s vector stored');
+      return out;
+    };
     const chatCalls = () => kit.openai.requests.filter((r) => r.dialect !== 'openai-embeddings');
     const embedCalls = () => kit.openai.requests.filter((r) => r.dialect === 'openai-embeddings');
 
     it('a paraphrase of a stored prompt is a semantic hit: the stored answer, the similarity, cost 0, no chat call', async () => {
       const sys = system('paraphrase');
-      const first = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] }).withResponse();
+      const first = await storing(() => client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] }).withResponse());
       expect(first.response.headers.get('x-gateway-cache')).to.equal('miss');
       const second = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: PARAPHRASE }] }).withResponse();
       expect(second.response.headers.get('x-gateway-cache')).to.equal('semantic-hit');
@@ -79,7 +98,7 @@ function semanticSuite(name: string, open: () => Promise<{ env: Record<string, s
 
     it('replays a semantic hit as a stream when the client streams', async () => {
       const sys = system('stream');
-      const plain = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] });
+      const plain = await storing(() => client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] }));
       const { data: stream, response } = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: PARAPHRASE }], stream: true, stream_options: { include_usage: true } }).withResponse();
       expect(response.headers.get('x-gateway-cache')).to.equal('semantic-hit');
       let text = '';
@@ -93,37 +112,40 @@ function semanticSuite(name: string, open: () => Promise<{ env: Record<string, s
       expect(chatCalls()).to.have.length(1);
     });
 
+    /** Asks `content` after the test's own system prompt; the answer's x-gateway-cache. */
+    const ask = async (c: OpenAI, sys: OpenAI.ChatCompletionMessageParam, content: string, temperature?: number): Promise<string | null> => {
+      const before = await stored?.();
+      const res = await c.chat.completions.create({ model: CHAT, temperature, messages: [sys, { role: 'user', content }] }).withResponse();
+      const status = res.response.headers.get('x-gateway-cache');
+      if (status === 'miss' && before !== undefined) await waitFor(async () => (await stored!()) > before, 10_000, 'the prompt\'s vector stored');
+      return status;
+    };
+
     it('an unrelated prompt misses and is answered upstream', async () => {
       const sys = system('unrelated');
-      await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] });
-      const res = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: UNRELATED }] }).withResponse();
-      expect(res.response.headers.get('x-gateway-cache')).to.equal('miss');
-      expect(res.response.headers.get('x-gateway-cache-similarity')).to.equal(null);
+      expect(await ask(client, sys, QUESTION)).to.equal('miss');
+      expect(await ask(client, sys, UNRELATED)).to.equal('miss');
       expect(chatCalls()).to.have.length(2);
     });
 
     it('a paraphrase asked with another temperature misses (parameters must match)', async () => {
       const sys = system('temperature');
-      await client.chat.completions.create({ model: CHAT, temperature: 0.2, messages: [sys, { role: 'user', content: QUESTION }] });
-      const res = await client.chat.completions.create({ model: CHAT, temperature: 0.9, messages: [sys, { role: 'user', content: PARAPHRASE }] }).withResponse();
-      expect(res.response.headers.get('x-gateway-cache')).to.equal('miss');
-      const same = await client.chat.completions.create({ model: CHAT, temperature: 0.2, messages: [sys, { role: 'user', content: PARAPHRASE }] }).withResponse();
-      expect(same.response.headers.get('x-gateway-cache'), 'the same temperature hits').to.equal('semantic-hit');
+      expect(await ask(client, sys, QUESTION, 0.2)).to.equal('miss');
+      expect(await ask(client, sys, PARAPHRASE, 0.9)).to.equal('miss');
+      expect(await ask(client, sys, PARAPHRASE, 0.2), 'the same temperature hits').to.equal('semantic-hit');
       expect(chatCalls()).to.have.length(2);
     });
 
     it('scope key keeps two keys apart: another key asking the paraphrase misses', async () => {
       const sys = system('scope');
-      await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] });
-      const res = await other.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: PARAPHRASE }] }).withResponse();
-      expect(res.response.headers.get('x-gateway-cache')).to.equal('miss');
+      expect(await ask(client, sys, QUESTION)).to.equal('miss');
+      expect(await ask(other, sys, PARAPHRASE)).to.equal('miss');
       expect(chatCalls()).to.have.length(2);
       // Its own question asked again by the other key is its hit.
-      const again = await other.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] }).withResponse();
-      expect(again.response.headers.get('x-gateway-cache')).to.equal('semantic-hit');
+      expect(await ask(other, sys, QUESTION)).to.equal('semantic-hit');
     });
 
-    extra?.(() => ({ gw, kit, client }));
+    extra?.(() => ({ gw, kit, client, storing }));
   });
 }
 
@@ -139,12 +161,16 @@ semanticSuite('PostgreSQL (pgvector)', async () => {
     await pool.end();
   }
   const dir = makeTempDir('gw-semantic-');
-  return { env: { GATEWAY_LEDGER_URL: vectorDb.url, GATEWAY_LEDGER_JOURNAL: join(dir, 'journal.jsonl') }, after: () => vectorDb.drop() };
+  return {
+    env: { GATEWAY_LEDGER_URL: vectorDb.url, GATEWAY_LEDGER_JOURNAL: join(dir, 'journal.jsonl') },
+    after: () => vectorDb.drop(),
+    stored: async () => Number((await queryOnce<{ n: string }>(vectorDb.url, 'SELECT count(*)::text AS n FROM semantic_cache_vectors'))[0]!.n),
+  };
 }, (ctx) => {
   it('keeps the vectors in PostgreSQL, and the embedding call is a priced ledger row of the asking key', async () => {
-    const { client } = ctx();
+    const { client, storing } = ctx();
     const sys = system('ledger');
-    const first = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] }).withResponse();
+    const first = await storing(() => client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: QUESTION }] }).withResponse());
     const hit = await client.chat.completions.create({ model: CHAT, messages: [sys, { role: 'user', content: PARAPHRASE }] }).withResponse();
     expect(hit.response.headers.get('x-gateway-cache')).to.equal('semantic-hit');
     const rows = await queryOnce<{ n: string }>(vectorDb.url, 'SELECT count(*)::text AS n FROM semantic_cache_vectors');
