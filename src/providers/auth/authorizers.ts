@@ -22,13 +22,21 @@ export function dropKeyHeaders(headers: Record<string, string>, key?: string): v
 
 /** A static key sent as `<header>: <prefix><key>` in place of the dialect's own key header. */
 export function staticKeyAuthorizer(source: string, key: string, header: string, prefix = ''): RequestAuthorizer {
-  const name = header.toLowerCase();
-  const value = `${prefix}${key}`;
+  return staticHeadersAuthorizer(source, key, { [header]: `${prefix}${key}` });
+}
+
+/**
+ * A static key sent in `headers` (each value carries it: `authorization: Bearer <k>`,
+ * `x-api-key: <k>`), in place of the key headers a dialect wrote (empty ones, or ones carrying
+ * this key).
+ */
+export function staticHeadersAuthorizer(source: string, key: string, headers: Readonly<Record<string, string>>): RequestAuthorizer {
+  const set = Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   return {
     source,
     authorize(req) {
       dropKeyHeaders(req.headers, key);
-      req.headers[name] = value;
+      for (const [name, value] of set) req.headers[name] = value;
     },
   };
 }

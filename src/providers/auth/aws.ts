@@ -65,6 +65,7 @@ function sigV4Authorizer(provider: string, source: string, credentials: CachedCr
   };
   return {
     source,
+    signsBody: true,
     authorize(req, trace) {
       let got: AwsCredentialIdentity | Promise<AwsCredentialIdentity>;
       try {
