@@ -4,7 +4,8 @@
  * unknown key, a stale date or an expired session answers 403 with AWS's error name in
  * `x-amzn-ErrorType` and its JSON body. It answers Converse, ConverseStream (CRC-framed event
  * stream), InvokeModel and InvokeModelWithResponseStream (Claude chunks; Titan embeddings), and
- * injects faults: throttling per signing region, an exception message mid-stream. A second
+ * injects faults: throttling per signing region, an exception message mid-stream. ListAsyncInvokes
+ * (`GET /async-invoke`, signed with an empty body) answers an empty list. A second
  * endpoint hands out short-lived session credentials as the ECS/EKS container endpoint does
  * (`AWS_CONTAINER_CREDENTIALS_FULL_URI`), and `/sts` answers STS AssumeRole (signed for `sts`).
  */
@@ -110,7 +111,12 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
       state.refusals.push(verified);
       return sendError(res, 403, verified.error, verified.message);
     }
-    const m = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(new URL(req.url ?? '/', 'http://fake').pathname);
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method === 'GET' && path === '/async-invoke') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ asyncInvokeSummaries: [] }));
+    }
+    const m = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(path);
     if (!m || req.method !== 'POST') return sendError(res, 404, 'UnknownOperationException', 'Unknown operation');
     const modelId = decodeURIComponent(m[1]!);
     const operation = m[2] as BedrockRequest['operation'];

@@ -7,7 +7,7 @@
  * one containing BLOCKED PROMPT gets Azure's 400 `content_filter`, one containing FILTERED
  * ANSWER a 200 cut short with `finish_reason: content_filter`.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { KitUpstream } from '../../../kit/fake-upstream.js';
 import { startCloudFront, type CloudFront } from './cloud-front.js';
 import { forward, forwardJson, sendJson } from './forward.js';
@@ -18,7 +18,7 @@ export const CHOICE_FILTER_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE
 const FILTERED_RESULTS = { ...CHOICE_FILTER_RESULTS, violence: { filtered: true, severity: 'high' } };
 
 /** One call as received. */
-export interface AzureCall { path: string; auth: 'api-key' | 'entra'; body: Record<string, unknown>; query: Record<string, string> }
+export interface AzureCall { path: string; auth: 'api-key' | 'entra'; body: Record<string, unknown>; query: Record<string, string>; headers: IncomingHttpHeaders }
 
 export type AzureFront = CloudFront<AzureCall>;
 
@@ -89,7 +89,7 @@ export function startAzureFront(options: { apiKey?: string; acceptsToken?: (toke
     } catch {
       return bad('body is not JSON');
     }
-    calls.push({ path: url.pathname, auth, body, query: Object.fromEntries(url.searchParams) });
+    calls.push({ path: url.pathname, auth, body, query: Object.fromEntries(url.searchParams), headers: req.headers });
     if (req.method === 'POST' && url.pathname === '/openai/v1/chat/completions') return chat(res, body, bad);
     const embeddings = /^\/openai\/deployments\/([^/]+)\/embeddings$/.exec(url.pathname);
     if (req.method === 'POST' && embeddings) {

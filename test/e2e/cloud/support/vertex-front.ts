@@ -7,6 +7,7 @@
  * the Vertex request into the Developer API request it mirrors. Text embeddings (`:predict`)
  * are answered here.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { KitUpstream } from '../../../kit/fake-upstream.js';
 import { startCloudFront, type CloudFront } from './cloud-front.js';
 import { forward, sendJson } from './forward.js';
@@ -14,7 +15,7 @@ import { forward, sendJson } from './forward.js';
 const ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)$/;
 
 /** One Vertex call as received. */
-export interface VertexCall { project: string; location: string; publisher: string; model: string; method: string; host: string; body: Record<string, unknown> }
+export interface VertexCall { project: string; location: string; publisher: string; model: string; method: string; host: string; body: Record<string, unknown>; headers: IncomingHttpHeaders }
 
 export type VertexFront = CloudFront<VertexCall>;
 
@@ -36,7 +37,7 @@ export function startVertexFront(options: { project: string; accepts: (token: st
       return bad('body is not JSON');
     }
     const model = decodeURIComponent(modelPath);
-    calls.push({ project, location, publisher, model, method, host: String(req.headers.host), body });
+    calls.push({ project, location, publisher, model, method, host: String(req.headers.host), body, headers: req.headers });
     if (project !== options.project) return bad(`project ${project}`);
     if (publisher === 'google' && (method === 'generateContent' || method === 'streamGenerateContent')) {
       const stream = method === 'streamGenerateContent';
