@@ -53,17 +53,27 @@ export function bearerAuthorizer(provider: string, source: string, token: Cached
   return {
     source,
     authorize(req, trace) {
-      let got: string | Promise<string>;
-      try {
-        got = token.get();
-      } catch (e) {
-        throw credentialFailure(provider, source, e, trace);
-      }
+      const got = credentialOf(token, provider, source, trace);
       if (typeof got === 'string') return put(req, got);
-      return got.then((value) => put(req, value), (e: unknown) => { throw credentialFailure(provider, source, e, trace); });
+      return got.then((value) => put(req, value));
     },
     warm: () => token.warm(),
   };
+}
+
+/**
+ * A cached credential's value (synchronously while it is fresh, else the fetch in flight); a
+ * credential that cannot be had throws or rejects with credentialFailure's error.
+ */
+export function credentialOf<T>(credential: CachedCredential<T>, provider: string, source: string, trace?: AttemptTrace): T | Promise<T> {
+  let got: T | Promise<T>;
+  try {
+    got = credential.get();
+  } catch (e) {
+    throw credentialFailure(provider, source, e, trace);
+  }
+  if (got instanceof Promise) return got.catch((e: unknown) => { throw credentialFailure(provider, source, e, trace); });
+  return got;
 }
 
 /**
@@ -72,7 +82,7 @@ export function bearerAuthorizer(provider: string, source: string, token: Cached
  * The attempt is recorded as a 502 in `trace` so the routing loop's breaker counts it like an
  * upstream failure.
  */
-export function credentialFailure(provider: string, source: string, e: unknown, trace?: AttemptTrace): GatewayError {
+function credentialFailure(provider: string, source: string, e: unknown, trace?: AttemptTrace): GatewayError {
   if (trace) {
     trace.calls++;
     if (trace.total) trace.total.calls++;

@@ -1,7 +1,6 @@
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
-import { makeTempDir } from '../../../helpers/temp-dir.js';
+import { projectWithRoutes } from './project.js';
 
 /** Largest body the small Bedrock route holds to sign (its 413 is tested with bodies above it). */
 export const SMALL_SIGNED_BODY = 1024;
@@ -16,12 +15,7 @@ const CLOUD_ROUTES: Record<string, Record<string, unknown>> = {
 
 /** The repo's gateway.yaml and routes, plus CLOUD_ROUTES, in a temporary project; returns its gateway.yaml. */
 export function writeCloudPassthroughProject(): string {
-  const dir = makeTempDir('gw-pt-cloud-');
-  const routes = join(dir, 'routes');
-  mkdirSync(routes);
-  const repoRoutes = resolve(process.cwd(), 'routes');
-  for (const f of readdirSync(repoRoutes)) copyFileSync(join(repoRoutes, f), join(routes, f));
-  for (const [name, route] of Object.entries(CLOUD_ROUTES)) writeFileSync(join(routes, name), stringify(route));
+  const dir = projectWithRoutes('gw-pt-cloud-', CLOUD_ROUTES);
   const file = join(dir, 'gateway.yaml');
   copyFileSync(resolve(process.cwd(), 'gateway.yaml'), file);
   return file;

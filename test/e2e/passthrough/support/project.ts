@@ -32,12 +32,7 @@ const EXTRA_ROUTES: Record<string, Record<string, unknown>> = {
  * `openai/gpt-pt` model, and the given keys; routes: the repo's plus EXTRA_ROUTES.
  */
 export function writePassthroughProject(upstreams: PassthroughUpstreams, keys: PassthroughKey[], ledger?: { url: string; journal: string }): string {
-  const dir = makeTempDir('gw-passthrough-');
-  const routes = join(dir, 'routes');
-  mkdirSync(routes);
-  const repoRoutes = resolve(process.cwd(), 'routes');
-  for (const f of readdirSync(repoRoutes)) copyFileSync(join(repoRoutes, f), join(routes, f));
-  for (const [name, route] of Object.entries(EXTRA_ROUTES)) writeFileSync(join(routes, name), stringify(route));
+  const dir = projectWithRoutes('gw-passthrough-', EXTRA_ROUTES);
   const repo = parse(readFileSync(resolve(process.cwd(), 'gateway.yaml'), 'utf8')) as { models: Array<Record<string, unknown>> };
   const config = {
     server: { host: '127.0.0.1', port: 8080, log_level: 'silent' },
@@ -61,6 +56,17 @@ export function writePassthroughProject(upstreams: PassthroughUpstreams, keys: P
   const file = join(dir, 'gateway.yaml');
   writeFileSync(file, stringify(config));
   return file;
+}
+
+/** A temporary project folder whose routes/ holds the repo's route files and `extra` (file name -> route). */
+export function projectWithRoutes(prefix: string, extra: Record<string, Record<string, unknown>>): string {
+  const dir = makeTempDir(prefix);
+  const routes = join(dir, 'routes');
+  mkdirSync(routes);
+  const repoRoutes = resolve(process.cwd(), 'routes');
+  for (const f of readdirSync(repoRoutes)) copyFileSync(join(repoRoutes, f), join(routes, f));
+  for (const [name, route] of Object.entries(extra)) writeFileSync(join(routes, name), stringify(route));
+  return dir;
 }
 
 /** The environment of the project's gateway. */
