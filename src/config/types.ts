@@ -54,6 +54,8 @@ export interface ProxySpec {
   allow?: string[];
   /** Flat USD charge per request (decimal string) against the key's budget. */
   charge_usd?: string;
+  /** Largest body held to be signed, for a provider whose credentials sign the body (`auth: aws`); default 10 MiB. */
+  max_signed_body_bytes?: number;
 }
 
 /** A provider: where and how to reach one upstream (or the built-in sandbox). */
