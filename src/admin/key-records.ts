@@ -23,6 +23,8 @@ export interface KeyRecord {
   /** First and last characters of the secret, so an operator can tell keys apart. */
   key_hint: string;
   models: string[] | null;
+  /** Provider name globs the key may reach (model calls and pass-through routes); null = all. */
+  providers: string[] | null;
   rpm: number | null;
   tpm: number | null;
   budget: BudgetSpec | null;
@@ -45,9 +47,10 @@ export interface TeamChanges {
   budget?: BudgetSpec | null;
 }
 
-/** Fields a key create or update may set: a team's, plus its team and expiry. */
+/** Fields a key create or update may set: a team's, plus its team, provider globs and expiry. */
 export interface KeyChanges extends TeamChanges {
   team?: string | null;
+  providers?: string[] | null;
   expires_at?: string | null;
 }
 
@@ -84,6 +87,7 @@ export function keyFromRow(row: Row): KeyRecord {
     team_id: (row.team_id as string | null) ?? null,
     key_hint: String(row.key_hint),
     models: (row.models as string[] | null) ?? null,
+    providers: (row.providers as string[] | null) ?? null,
     rpm: int(row.rpm),
     tpm: int(row.tpm),
     budget: budgetOf(row),

@@ -59,7 +59,7 @@ type Kind<T> = { table: string; type: string; fromRow: (row: Row) => T; missing:
 const KEYS: Kind<KeyRecord> = { table: 'gateway_keys', type: 'key', fromRow: keyFromRow, missing: 'key_not_found' };
 const TEAMS: Kind<TeamRecord> = { table: 'gateway_teams', type: 'team', fromRow: teamFromRow, missing: 'team_not_found' };
 
-const KEY_COLUMNS = { name: 'name', models: 'models', rpm: 'rpm', tpm: 'tpm', expires_at: 'expires_at' } as const;
+const KEY_COLUMNS = { name: 'name', models: 'models', providers: 'providers', rpm: 'rpm', tpm: 'tpm', expires_at: 'expires_at' } as const;
 const TEAM_COLUMNS = { name: 'name', models: 'models', rpm: 'rpm', tpm: 'tpm' } as const;
 
 /** The KeyStore on a pool (tables from migration 002). */
@@ -153,9 +153,9 @@ export function createKeyStore(pool: PgPool): KeyStore {
         const secret = newSecret();
         const teamId = await resolveTeam(tx, c.team);
         const r = await tx.query(
-          `INSERT INTO gateway_keys (id, name, team_id, key_hash, key_hint, models, rpm, tpm, budget_usd, budget_period, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-          [id, c.name, teamId ?? null, hashKey(secret), hintOf(secret), c.models ?? null, c.rpm ?? null, c.tpm ?? null, c.budget?.usd ?? null, c.budget?.period ?? null, c.expires_at ?? null]);
+          `INSERT INTO gateway_keys (id, name, team_id, key_hash, key_hint, models, providers, rpm, tpm, budget_usd, budget_period, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+          [id, c.name, teamId ?? null, hashKey(secret), hintOf(secret), c.models ?? null, c.providers ?? null, c.rpm ?? null, c.tpm ?? null, c.budget?.usd ?? null, c.budget?.period ?? null, c.expires_at ?? null]);
         const record = keyFromRow(r.rows[0] as Row);
         await audit(tx, actor, 'key.create', 'key', id, undefined, record);
         return { record, secret };

@@ -188,7 +188,7 @@ function statusOf(value: KeyWithTeam | undefined, hash: Buffer): ManagedKeyLooku
 // KeyEntry objects are rebuilt only when the record changes (cache entries are replaced then).
 const entries = new WeakMap<KeyWithTeam, KeyEntry>();
 
-/** The KeyEntry of a managed key: limits of the key, budgets of the key and its team. */
+/** The KeyEntry of a managed key: limits and provider globs of the key, budgets of the key and its team. */
 function entryOf(k: KeyWithTeam, hash: Buffer): KeyEntry {
   let e = entries.get(k);
   if (e) return e;
@@ -200,11 +200,13 @@ function entryOf(k: KeyWithTeam, hash: Buffer): KeyEntry {
       name: k.name,
       sha256: '',
       ...(models ? { models } : {}),
+      ...(k.providers ? { providers: k.providers } : {}),
       ...(k.rpm !== null ? { rpm: k.rpm } : {}),
       ...(k.tpm !== null ? { tpm: k.tpm } : {}),
       ...(k.budget ? { budget: k.budget } : {}),
     },
     ...(models ? { modelPatterns: compileModelGlobs(models) } : {}),
+    ...(k.providers ? { providerPatterns: compileModelGlobs(k.providers) } : {}),
     ...(k.team ? { team: { id: k.team.id, name: k.team.name, ...(k.team.budget ? { budget: k.team.budget } : {}) } } : {}),
   };
   entries.set(k, e);

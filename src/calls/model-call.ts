@@ -64,7 +64,7 @@ export async function runModelCall(ctx: CallExchange, shared: CallServices): Pro
   gw.record.model = primary.spec.id;
   gw.record.provider = primary.provider.name;
   // A response cache hit is answered here, before any routing (undefined: the cache is off).
-  const cached = answerFromCache(ctx, shared);
+  const cached = answerFromCache(ctx, shared, runOwnOperation);
   if (cached && await cached) return undefined;
   // Stored Responses references (previous_response_id, item_reference) are resolved once, for
   // every target: each sees the whole conversation.
@@ -88,6 +88,25 @@ export async function runModelCall(ctx: CallExchange, shared: CallServices): Pro
       return undefined;
     }
     return await runOperation(gw, targets, shared, budgetUsd, openHold, hedgeAfterMs);
+  } finally {
+    clearTimeout(deadline);
+  }
+}
+
+/**
+ * An operation the gateway makes on its own behalf for a request (the semantic cache's
+ * embedding of a prompt), on a state of its own: the same targets (the key's allowlists
+ * apply), routing loop, deadline, pricing and key spend as a client's call, without the
+ * response cache or stored responses, and counting no rpm (the request it serves counts).
+ */
+export async function runOwnOperation(gw: GatewayState, shared: CallServices): Promise<OperationAnswer> {
+  const targets = resolveTargets(gw, shared.latency);
+  const primary = targets[0]!.entry;
+  gw.record.model = primary.spec.id;
+  gw.record.provider = primary.provider.name;
+  const deadline = setTimeout(() => gw.abort.abort(TOTAL_DEADLINE), primary.policy.timeouts.totalMs);
+  try {
+    return await runOperation(gw, targets, shared, undefined, () => openKeySpend(gw.key, gw.owner, shared, undefined, false));
   } finally {
     clearTimeout(deadline);
   }

@@ -61,7 +61,7 @@ export interface RequestRecord {
   /** The client went away before the response was complete. */
   clientAborted: boolean;
   /** What the response cache did (`x-gateway-cache`); unset when it was off for the call. */
-  cache?: 'hit' | 'miss' | 'bypass' | 'store';
+  cache?: 'hit' | 'semantic-hit' | 'miss' | 'bypass' | 'store';
   /** A cache hit: what the answer cost when it was made (the hit costs 0). */
   savedUsd?: number;
   /** Provider prompt caching: what cache reads saved against the full input price. */

@@ -9,7 +9,7 @@ import { runWithLedgerPool } from './ledger-config.js';
  */
 export async function runMigrate(configPath: string): Promise<number> {
   return runWithLedgerPool(configPath, 'migrate', async (pool, ledger) => {
-    const applied = await applyMigrations(pool);
+    const applied = await applyMigrations(pool, undefined, (message) => console.warn(`warning: ${message}`));
     await ensurePartitionsAhead(pool);
     const all = readMigrations();
     for (const m of applied) console.log(`applied ${String(m.version).padStart(3, '0')}-${m.name}`);

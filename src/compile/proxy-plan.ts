@@ -1,5 +1,6 @@
 import type { GatewayConfig, RouteSpec } from '../config/types.js';
-import { credentialsFor, authTypeOf } from '../providers/request-credentials.js';
+import { deploymentAuthorizer } from '../providers/auth/deployment-authorizer.js';
+import { envPrefixOf } from '../providers/access.js';
 import { resolvePolicy } from '../routing/policy.js';
 import { compileModelGlobs } from './keys.js';
 import { dialects } from './registry.js';
@@ -8,27 +9,31 @@ import type { ProxyPlan, ResolvedProvider } from './runtime.js';
 /** Why a pass-through route cannot be served (compile reports it at the route file). */
 export class ProxyPlanError extends Error {}
 
-/** Compiles the `proxy:` block of a route; throws ProxyPlanError when it cannot be served. */
+/** `proxy.max_signed_body_bytes` when the route names none: 10 MiB. */
+const DEFAULT_MAX_SIGNED_BODY_BYTES = 10 * 1024 * 1024;
+
+/** A stand-in key: the type's headers that carry it are credentials, the others defaults. */
+const PROBE_KEY = '\u0000gateway-probe-key\u0000';
+
+/**
+ * Compiles the `proxy:` block of a route; throws ProxyPlanError when it cannot be served.
+ * Credentials are the provider's own (src/providers/auth): the authorizer of its first
+ * deployment, whatever its auth type, else its key in the provider type's key headers.
+ */
 export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string, ResolvedProvider>, config: GatewayConfig): ProxyPlan {
   const block = spec.proxy!;
   const provider = providers.get(block.provider);
   if (!provider) return unservedPlan(spec, `providers.${block.provider}`, config);
   const dialect = dialects.get(provider.spec.type);
-  // A type's key headers may carry defaults beside the key (Anthropic's anthropic-version and
-  // beta list): those go with the provider's headers, which a client's own values override (a
-  // client trying a new beta sends its own anthropic-beta); only the key itself is forced.
-  const typeHeaders = dialect ? lowercaseKeys(dialect.authHeaders(provider.apiKey ?? '', provider.spec.options ?? {})) : {};
-  const isSecret = (value: string): boolean => Boolean(provider.apiKey) && value.includes(provider.apiKey!);
-  const credentials = credentialsFor({
-    name: provider.name,
-    spec: provider.spec,
-    apiKey: provider.apiKey,
-    keyHeaders: dialect ? (key) => Object.fromEntries(Object.entries(lowercaseKeys(dialect.authHeaders(key, provider.spec.options ?? {}))).filter(([, v]) => v.includes(key))) : undefined,
-  });
-  const defaults = Object.fromEntries(Object.entries(typeHeaders).filter(([, v]) => v !== '' && !isSecret(v) && !/^(Bearer )?$/.test(v)));
-  if (!credentials) {
-    throw new ProxyPlanError(`provider '${provider.name}' authenticates with auth type '${authTypeOf(provider.spec)}', which pass-through routes cannot authorize yet`);
-  }
+  const options = provider.spec.options ?? {};
+  // The type's key headers (its dialect's; `Authorization: Bearer` for a type without one). Those
+  // carrying the key are credentials; the others (Anthropic's anthropic-version and beta list)
+  // go with the provider's headers, which a client's own values override (a client trying a new
+  // beta sends its own anthropic-beta).
+  const typeHeaders = (key: string): Record<string, string> => lowercaseKeys(dialect ? dialect.authHeaders(key, options) : { authorization: `Bearer ${key}` });
+  const keyHeaders = (key: string): Record<string, string> => Object.fromEntries(Object.entries(typeHeaders(key)).filter(([, v]) => v.includes(key)));
+  const defaults = Object.fromEntries(Object.entries(typeHeaders(PROBE_KEY)).filter(([, v]) => v !== '' && !v.includes(PROBE_KEY)));
+  const authorizer = deploymentAuthorizer({ apiKey: provider.apiKey, authorizer: provider.access?.authorizer }, keyHeaders);
   const base = block.upstream_base || provider.baseUrl;
   let url: URL | undefined;
   try {
@@ -37,6 +42,7 @@ export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string,
     throw new ProxyPlanError(`proxy.upstream_base: '${base}' is not a URL`);
   }
   const charge = block.charge_usd === undefined ? undefined : Number(block.charge_usd);
+  const prefix = envPrefixOf(provider.name);
   return Object.freeze({
     provider: provider.name,
     stripPrefix: (block.strip_prefix ?? '').replace(/\/+$/, ''),
@@ -46,9 +52,10 @@ export function compileProxyPlan(spec: RouteSpec, providers: ReadonlyMap<string,
     allow: block.allow ? Object.freeze(compileModelGlobs(block.allow)) : undefined,
     chargeUsd: charge,
     timeouts: resolvePolicy([config.routing, provider.spec.routing], provider.spec.timeout_ms ?? config.server.upstream_timeout_ms).timeouts,
-    credentials,
+    authorizer,
+    maxSignedBodyBytes: block.max_signed_body_bytes ?? DEFAULT_MAX_SIGNED_BODY_BYTES,
     headers: Object.freeze({ ...defaults, ...lowercaseKeys(provider.spec.headers ?? {}) }),
-    missing: provider.missing ?? (url ? undefined : `${provider.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`),
+    missing: provider.missing ?? (!url ? `${prefix}_BASE_URL` : authorizer ? undefined : `${prefix}_API_KEY`),
   });
 }
 
@@ -60,7 +67,7 @@ function unservedPlan(spec: RouteSpec, missing: string, config: GatewayConfig): 
     origin: '',
     basePath: '',
     timeouts: resolvePolicy([config.routing]).timeouts,
-    credentials: () => ({}),
+    maxSignedBodyBytes: 0,
     headers: {},
     missing,
   });

@@ -12,7 +12,6 @@ import { compileProviderMappings } from '../mapping/compile-mapping.js';
 import { transports } from '../mapping/transports/index.js';
 import { runSandboxRealtimeSession, sandboxProvider } from '../providers/sandbox/index.js';
 import type { ProviderImplementation, TextBackend } from '../providers/types.js';
-import { credentialTypes } from '../providers/request-credentials.js';
 import { impliedPlatforms, platforms } from '../providers/platforms/index.js';
 import { authTypes } from '../providers/auth/registry.js';
 import { createDialectBackend } from '../providers/dialect-backend.js';
@@ -111,5 +110,5 @@ export function providerTypeInfo(): Map<string, ProviderTypeInfo> {
 
 /** The full vocabulary for config checks. */
 export function vocabulary(): Vocabulary {
-  return { providerTypes: providerTypeInfo(), platforms, authTypes: new Set(authTypes), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames, credentialTypes: credentialTypes() };
+  return { providerTypes: providerTypeInfo(), platforms, authTypes: new Set(authTypes), handlers: handlerNames, surfaces: new Set(surfaces.keys()), transports: transportNames };
 }

@@ -1,4 +1,4 @@
-import type { RequestCredentials } from '../providers/request-credentials.js';
+import type { RequestAuthorizer } from '../providers/auth/types.js';
 import type { Pricing } from '../billing/pricing.js';
 import type { SurfaceCodec } from '../codecs/codec.js';
 import type { RequestValidator } from '../config/request-schema.js';
@@ -49,8 +49,14 @@ export interface ProxyPlan {
   readonly chargeUsd?: number;
   /** The provider's deadlines (its `routing.timeouts` over the global ones). */
   readonly timeouts: RoutingPolicy['timeouts'];
-  /** Headers that authenticate one request as the provider. */
-  readonly credentials: RequestCredentials;
+  /**
+   * Puts the provider's credentials on a forwarded request: the provider's own authorizer
+   * (src/providers/auth, the same credentials as its model calls). Undefined only when the
+   * provider is not configured (`missing` says what to set).
+   */
+  readonly authorizer?: RequestAuthorizer;
+  /** Largest body held whole to be signed (`proxy.max_signed_body_bytes`), when the authorizer signs bodies. */
+  readonly maxSignedBodyBytes: number;
   /** Extra headers the provider declares (`providers.<name>.headers`), set when the client sent none. */
   readonly headers: Readonly<Record<string, string>>;
   /** The environment variable the provider still needs (the route answers 503 until it is set). */

@@ -47,7 +47,7 @@ export function crossCheck(project: LoadedProject, vocabulary: Vocabulary): Diag
     }
   }
   if (!config) return out;
-  out.push(...checkProxyRoutes(project, vocabulary.credentialTypes));
+  out.push(...checkProxyRoutes(project));
 
   // Providers: known types, valid options.
   for (const [name, p] of Object.entries(config.providers)) {

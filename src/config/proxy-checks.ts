@@ -8,13 +8,13 @@ import { locate } from './yaml-source.js';
 const WILDCARD = /\/\{\*[A-Za-z_][A-Za-z0-9_]*\}$/;
 
 /**
- * Checks of pass-through routes (`operation: proxy`), once per route file: the provider's auth
- * type can authenticate a forwarded request (`credentialTypes`; an undeclared provider is a
- * warning: the route stays unserved until it is declared), the path
- * ends in a `{*name}` wildcard under `strip_prefix`, and warnings for a route that forwards
- * any path (no `allow`) or cannot be called by keys with a budget (no `charge_usd`).
+ * Checks of pass-through routes (`operation: proxy`), once per route file: the path ends in a
+ * `{*name}` wildcard under `strip_prefix`; warnings for a provider name that looks like a typo
+ * of a declared one, a route that forwards any path (no `allow`) or cannot be called by keys
+ * with a budget (no `charge_usd`), and a `max_signed_body_bytes` its provider never reads (its
+ * credentials do not sign bodies). Every auth type authenticates forwarded requests.
  */
-export function checkProxyRoutes(project: LoadedProject, credentialTypes: ReadonlySet<string>): Diagnostic[] {
+export function checkProxyRoutes(project: LoadedProject): Diagnostic[] {
   const out: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const route of project.routes) {
@@ -31,7 +31,7 @@ export function checkProxyRoutes(project: LoadedProject, credentialTypes: Readon
     const report = (path: Array<string | number>, code: string, message: string, severity: Diagnostic['severity'] = 'error'): void => {
       out.push({ file: src.file, ...locate(src, path), code, severity, message });
     };
-    if (route.operation === 'proxy') checkOne(route, project, credentialTypes, report);
+    if (route.operation === 'proxy') checkOne(route, project, report);
     else report(['proxy'], 'E_PROXY_OPERATION', `a proxy block is read on operation: proxy routes only (this route's operation is '${route.operation}')`);
   }
   return out;
@@ -39,7 +39,7 @@ export function checkProxyRoutes(project: LoadedProject, credentialTypes: Readon
 
 type Report = (path: Array<string | number>, code: string, message: string, severity?: Diagnostic['severity']) => void;
 
-function checkOne(route: RouteSpec, project: LoadedProject, credentialTypes: ReadonlySet<string>, report: Report): void {
+function checkOne(route: RouteSpec, project: LoadedProject, report: Report): void {
   const proxy = route.proxy!;
   if (route.handler !== 'proxy') report(['handler'], 'E_PROXY_HANDLER', `an operation: proxy route is served by the proxy handler; remove handler '${route.handler}'`);
   if (!WILDCARD.test(route.path)) report(['path'], 'E_PROXY_PATH', `a pass-through path ends in a wildcard such as /{*rest} (got ${route.path})`);
@@ -55,11 +55,8 @@ function checkOne(route: RouteSpec, project: LoadedProject, credentialTypes: Rea
     // routes answer 400 provider_not_configured); a name close to a declared one is a typo.
     const hint = suggest(proxy.provider, Object.keys(providers));
     if (hint) report(['proxy', 'provider'], 'W_PROXY_PROVIDER', `provider '${proxy.provider}' is not declared; did you mean '${hint}'? The route answers 400 provider_not_configured until it is`, 'warning');
-  } else {
-    const auth = authTypeName(provider);
-    if (!credentialTypes.has(auth)) {
-      report(['proxy', 'provider'], 'E_PROXY_AUTH', `provider '${proxy.provider}' authenticates with auth type '${auth}', which pass-through routes cannot sign or authorize yet (supported: ${[...credentialTypes].join(', ')})`);
-    }
+  } else if (proxy.max_signed_body_bytes !== undefined && authTypeName(provider) !== 'aws') {
+    report(['proxy', 'max_signed_body_bytes'], 'W_PROXY_SIGNED_BODY', `provider '${proxy.provider}' authenticates with auth type '${authTypeName(provider)}', which does not sign bodies: bodies stream through untouched and max_signed_body_bytes is not read (it applies to auth: aws)`, 'warning');
   }
   if (!proxy.allow) report(['proxy'], 'W_PROXY_NO_ALLOW', 'pass-through route without `allow`: every path of the provider is reachable with the provider\'s credentials; list the paths clients need', 'warning');
   if (proxy.charge_usd === undefined) report(['proxy'], 'W_PROXY_NO_CHARGE', 'pass-through route without `charge_usd`: keys with a budget are refused (403 passthrough_not_billable) and others spend nothing on it', 'warning');

@@ -54,6 +54,8 @@ export interface ProxySpec {
   allow?: string[];
   /** Flat USD charge per request (decimal string) against the key's budget. */
   charge_usd?: string;
+  /** Largest body held to be signed, for a provider whose credentials sign the body (`auth: aws`); default 10 MiB. */
+  max_signed_body_bytes?: number;
 }
 
 /** A provider: where and how to reach one upstream (or the built-in sandbox). */
@@ -215,6 +217,16 @@ export interface CacheOverride { enabled?: boolean; ttl_s?: number }
 /** Who shares response cache entries. */
 export type CacheScope = 'key' | 'team' | 'global';
 
+/** `cache.semantic`: a miss on the exact key looks up the nearest stored prompt by embedding. */
+export interface SemanticCacheConfig {
+  /** An embeddings model of the catalog; empty = exact matches only. */
+  embedding_model?: string;
+  /** Least cosine similarity of a hit (default 0.95). */
+  threshold?: number;
+  /** Bound of the in-memory index: prompts kept per instance (default 10000). */
+  max_entries?: number;
+}
+
 /** The top-level `cache:` block: the response cache. */
 export interface CacheConfig {
   /** Off by default; models and keys switch it with their own `cache:`. */
@@ -229,7 +241,7 @@ export interface CacheConfig {
   /** Route operations whose answers are cached. */
   operations: string[];
   /** Semantic cache (nearest stored prompt by embedding). */
-  semantic?: { embedding_model?: string; threshold?: number };
+  semantic?: SemanticCacheConfig;
 }
 
 /** An API key declared in gateway.yaml (hash only, never the key). */

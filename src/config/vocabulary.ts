@@ -37,6 +37,4 @@ export interface Vocabulary {
   surfaces: ReadonlySet<string>;
   /** Names of the mapping transports usable in operation mappings. */
   transports: ReadonlySet<string>;
-  /** Provider auth types that can authenticate a forwarded (pass-through) request. */
-  credentialTypes: ReadonlySet<string>;
 }

@@ -136,7 +136,7 @@ export const ERROR_CATALOG = [
   { code: 'response_already_in_flight', status: 409, type: invalid, meaning: "a `response.create` on a /v1/responses WebSocket whose previous response has not finished" },
   { code: 'team_exists', status: 409, type: invalid, meaning: 'an admin team create with a name already taken' },
   { code: 'team_has_keys', status: 409, type: invalid, meaning: 'deleting a team that still has active keys' },
-  { code: 'request_too_large', status: 413, type: invalid, meaning: 'body over `limits.body_bytes`', messages: { type: 'request_too_large' } },
+  { code: 'request_too_large', status: 413, type: invalid, meaning: 'body over `limits.body_bytes`, or over a pass-through route\'s `proxy.max_signed_body_bytes` (a provider that signs bodies: `auth: aws`)', messages: { type: 'request_too_large' } },
   { code: 'unsupported_media_type', status: 415, type: invalid, meaning: 'a content type the route does not accept (JSON routes take `application/json`)' },
   { code: 'rate_limit_exceeded', status: 429, type: 'rate_limit_error', meaning: "anonymous discovery limit, a key's `rpm` / `tpm` (`details.limit`), or a provider's 429; integer `Retry-After` >= 1" },
   { code: 'internal_error', status: 500, type: 'api_error', meaning: 'a gateway bug; logged, never with a stack trace in the answer' },

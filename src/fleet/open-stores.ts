@@ -11,6 +11,8 @@ import { createMemoryRateLimiter, type RateLimiter } from '../store/rate-limiter
 import { storeKindName, storeKindOf } from '../store/redis-url.js';
 import { createMemoryResponseStore } from '../store/response-store-memory.js';
 import { createMemoryResponseCache, type ResponseCacheStore } from '../store/response-cache.js';
+import type { SemanticIndex } from '../store/semantic-index.js';
+import { openSemanticIndex } from './open-semantic-index.js';
 import { DEFAULT_RESPONSE_STORE_LIMITS, type ResponseStore, type ResponseStoreLimits } from '../store/response-store.js';
 import { createMemorySpendLedger, type SpendLedger } from '../store/spend-ledger.js';
 import { rememberedConfigHash } from './config-hash.js';
@@ -37,6 +39,8 @@ export interface StoreServices {
   responses: ResponseStore;
   /** The response cache (`cache.store`: this instance's memory or store.url's Redis). */
   cache: ResponseCacheStore;
+  /** The semantic cache's index (`cache.semantic.embedding_model` set): pgvector at ledger.url, or this instance's memory. */
+  semantic?: SemanticIndex;
 }
 
 /** The configured store's services (memory or Redis) and the file services beside them. */
@@ -67,6 +71,7 @@ export async function openStores(runtimes: RuntimeStore, logger: Logger, onStore
   };
   const cacheLimits = { maxEntryBytes: config.cache.max_entry_bytes, maxTotalBytes: config.cache.max_total_bytes };
   const configHash = hashOfCurrent(runtimes);
+  const semantic = await openSemanticIndex(config, logger);
   if (storeKindOf(config.store.url) === 'memory') {
     const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials });
     const stores: StoreServices = {
@@ -78,8 +83,9 @@ export async function openStores(runtimes: RuntimeStore, logger: Logger, onStore
       breaker: localBreaker,
       responses: memory.responses,
       cache: createMemoryResponseCache(cacheLimits),
+      semantic,
     };
-    return { stores, files: fileServices.files, close: async () => { fileServices.close(); } };
+    return { stores, files: fileServices.files, close: async () => { fileServices.close(); await semantic?.close(); } };
   }
   // ioredis and the Redis stores are loaded only when the store is Redis.
   const { connectRedis } = await import('../store/redis-connection.js');
@@ -121,6 +127,7 @@ export async function openStores(runtimes: RuntimeStore, logger: Logger, onStore
     breaker: createRedisBreakerStore(conn, localBreaker),
     responses: createRedisResponseStore(conn, guard, responseLimits, memory.responses),
     cache: config.cache.store === 'redis' ? createRedisResponseCache(conn, guard, cacheLimits) : createMemoryResponseCache(cacheLimits),
+    semantic,
   };
   const fileServices = createFileServices(config.files, logger, { credentials: runtime.fileCredentials, redis: { conn, guard } });
   return {
@@ -128,6 +135,7 @@ export async function openStores(runtimes: RuntimeStore, logger: Logger, onStore
     files: fileServices.files,
     close: async () => {
       fileServices.close();
+      await semantic?.close();
       await fleet.close();
       const lost = await ledger.close();
       if (lost > 0) logger.error({ store: 'redis', settlements: lost }, 'store unreachable at shutdown: settlements not written back');

@@ -23,10 +23,16 @@ export function readMigrations(dir = migrationsDir): Migration[] {
 
 /**
  * Applies the migrations not yet recorded in `gateway_migrations`, each in its own
- * transaction with its record, under an advisory lock. Returns those applied now.
+ * transaction with its record, under an advisory lock. Returns those applied now. A migration
+ * that cannot do all it would (005: no pgvector on the server) says so with a WARNING, handed
+ * to `onWarning`.
  */
-export async function applyMigrations(pool: PgPool, migrations = readMigrations()): Promise<Migration[]> {
+export async function applyMigrations(pool: PgPool, migrations = readMigrations(), onWarning?: (message: string) => void): Promise<Migration[]> {
   const client = await pool.connect();
+  const notice = (n: { severity?: string; message?: string }) => {
+    if (n.severity === 'WARNING' && n.message) onWarning?.(n.message);
+  };
+  client.on('notice', notice);
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query(`CREATE TABLE IF NOT EXISTS gateway_migrations (
@@ -49,6 +55,7 @@ export async function applyMigrations(pool: PgPool, migrations = readMigrations(
     return applied;
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    client.off('notice', notice);
     client.release();
   }
 }

@@ -97,7 +97,7 @@ export function rowFromRecord(r: Readonly<RequestRecord>): UsageRow {
     ttft_ms: r.ttfbMs === undefined ? null : Math.round(r.ttfbMs),
     attempts: r.attempts,
     streamed: r.streamed,
-    cache_hit: r.cache === 'hit',
+    cache_hit: r.cache === 'hit' || r.cache === 'semantic-hit',
     saved_usd: formatUsd(r.savedUsd ?? 0),
     cache_write_tokens: Math.round(u?.cacheWriteInput ?? 0),
     prompt_cache_saved_usd: formatUsd(r.promptCacheSavedUsd ?? 0),

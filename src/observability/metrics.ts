@@ -84,7 +84,7 @@ export function createGatewayMetrics(options: MetricsOptions): GatewayMetrics {
   const forced = createFastCounter(registry, { name: 'gateway_breaker_forced_total', help: 'Upstream calls sent through an open breaker because every target the request could still try was open (routing.breaker.when_all_open: try), by provider, upstream and model.', labelNames: ['provider', 'upstream', 'model'] });
   const breaker = new Gauge({ name: 'gateway_breaker_state', help: 'Circuit breaker state per provider upstream: 0 closed, 1 half-open, 2 open.', labelNames: ['provider', 'upstream'], registers });
   const storeErrors = new Counter({ name: 'gateway_store_errors_total', help: 'Failed shared-store calls (served from memory or refused per store.on_error), by store.', labelNames: ['store'], registers });
-  const cacheRequests = new Counter({ name: 'gateway_cache_requests_total', help: 'Model calls the response cache saw, by result: hit, miss, store (no-cache refresh) or bypass.', labelNames: ['result'], registers });
+  const cacheRequests = new Counter({ name: 'gateway_cache_requests_total', help: 'Model calls the response cache saw, by result: hit, semantic-hit, miss, store (no-cache refresh) or bypass.', labelNames: ['result'], registers });
   const cacheSaved = new Counter({ name: 'gateway_cache_saved_usd_total', help: 'What the answers served from the response cache cost when they were made (USD).', registers });
   new Gauge({ name: 'gateway_requests_in_flight', help: 'Requests received and not yet finished.', registers, collect() { this.set(inFlight.requests()); } });
   new Gauge({ name: 'gateway_streams_in_flight', help: 'Streamed responses in progress.', registers, collect() { this.set(inFlight.streams()); } });

@@ -173,5 +173,8 @@ export interface ProviderImplementation {
   openRealtime?: (socket: import('ws').WebSocket, claims: RealtimeClaims, upstream: RealtimeUpstream) => void;
 }
 
-/** What a realtime relay needs to reach its provider. */
-export interface RealtimeUpstream { providerName: string; provider: ProviderSpec; apiKey?: string; baseUrl?: string; upstreamModel: string }
+/**
+ * What a realtime relay needs to reach its provider: its key (the dialect's own header) and its
+ * deployment's access, whose authorizer puts the credentials on the handshake as on any call.
+ */
+export interface RealtimeUpstream { providerName: string; provider: ProviderSpec; apiKey?: string; baseUrl?: string; upstreamModel: string; access?: UpstreamAccess }

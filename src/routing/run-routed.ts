@@ -20,7 +20,8 @@ export type { AttemptReport, RoutedCall, Routed } from './routed-call.js';
  */
 export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Routed<E, P, T>> {
   const loop: LoopState = { stats: call.stats ?? { calls: 0 } };
-  const allOpen: Array<TargetRun<E>> = [];
+  // Set aside targets; made on the first one only (the happy path allocates nothing here).
+  let allOpen: Array<TargetRun<E>> | undefined;
   const targets = call.targets;
   for (let i = 0; i < targets.length; i++) {
     if (stopped(call)) break;
@@ -28,11 +29,11 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
     const end = await runTarget(call, loop, run, true);
     if (typeof end === 'object') return end;
     if (end === 'all_open') {
-      allOpen.push(run);
+      (allOpen ??= []).push(run);
       if (i < targets.length - 1 || call.alternativesFollow) loop.firstReason ??= 'breaker_open';
     }
   }
-  if (allOpen.length > 0 && !call.alternativesFollow && !stopped(call)) {
+  if (allOpen && !call.alternativesFollow && !stopped(call)) {
     const open = await Promise.all(allOpen.map(async (run) => ({ target: run, policy: run.target.policy, leftMs: (await soonestOf(call, run.target))?.leftMs ?? 0 })));
     for (const step of planAllOpen(open)) {
       if (stopped(call)) break;
@@ -44,7 +45,7 @@ export async function runRouted<E, P, T>(call: RoutedCall<E, P, T>): Promise<Rou
       if (typeof end === 'object') return end;
     }
   }
-  const error = loop.lastError ?? loop.budgetError ?? (allOpen[0] ? breakerOpen(allOpen[0].target.id, 0) : new GatewayError(502, 'upstream_error', 'upstream_unreachable', 'No upstream could answer.'));
+  const error = loop.lastError ?? loop.budgetSkips?.[0]?.error ?? (allOpen ? breakerOpen(allOpen[0]!.target.id, 0) : new GatewayError(502, 'upstream_error', 'upstream_unreachable', 'No upstream could answer.'));
   throw loop.budgetSkips ? withBudgetSkips(error, loop.budgetSkips) : error;
 }
 

@@ -17,8 +17,7 @@ export interface LoopState {
   firstReason?: string;
   /** The last attempt's error: what the client gets when nothing answers. */
   lastError?: unknown;
-  budgetError?: unknown;
-  /** Targets skipped because they could not fit the budget (named in the final error). */
+  /** Targets skipped because they could not fit the budget (named in the final error; the first one's error answers when nothing else failed). */
   budgetSkips?: BudgetSkip[];
 }
 
@@ -50,7 +49,6 @@ export async function runTarget<E, P, T>(call: RoutedCall<E, P, T>, loop: LoopSt
     prepared = await call.prepare(target);
   } catch (e) {
     if (!call.isBudgetError?.(e)) throw e;
-    loop.budgetError ??= e;
     loop.firstReason ??= 'budget';
     (loop.budgetSkips ??= []).push({ model: target.id, error: e });
     return 'exhausted';

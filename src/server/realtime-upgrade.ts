@@ -57,7 +57,7 @@ export function attachRealtime(server: Server, store: RuntimeStore, shared: Shar
       socketServer().handleUpgrade(req, socket, head, (ws) => {
         // Budget and duration end the session whichever provider serves it (issue 5).
         meterRealtimeSession(ws, claims, entry.pricing, hold);
-        open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream });
+        open(ws, claims, { providerName: entry.provider.name, provider: entry.provider.spec, apiKey: entry.provider.apiKey, baseUrl: entry.provider.baseUrl, upstreamModel: entry.upstream, access: entry.provider.access });
       });
     }, (e: unknown) => refuse(socket, new GatewayError(503, 'api_error', 'store_unavailable', e instanceof GatewayError ? e.message : 'The shared state store is unavailable; retry shortly.')));
   });

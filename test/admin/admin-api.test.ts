@@ -126,6 +126,34 @@ describe('admin API: keys and teams at runtime (PostgreSQL)', function () {
     expect(code(after)).to.equal('model_not_allowed');
   });
 
+  it('stores, returns and enforces a key\'s providers globs (403 provider_not_allowed on model calls and pass-through routes), changed by PATCH on every instance', async () => {
+    const created = await call(a, 'POST', '/admin/keys', ADMIN, { name: 'openai-only', providers: ['openai*'] });
+    expect(created.status).to.equal(201);
+    expect(created.body.providers).to.deep.equal(['openai*']);
+    const id = created.body.id as string;
+    expect((await call(b, 'GET', `/admin/keys/${id}`, ADMIN)).body.providers).to.deep.equal(['openai*']);
+    const secret = created.body.key as string;
+    for (const gw of [a, b]) {
+      const refused = await chat(gw, secret);
+      expect(refused.status).to.equal(403);
+      expect(code(refused)).to.equal('provider_not_allowed');
+    }
+    // A pass-through route to another provider (anthropic) is refused before anything else.
+    const passthrough = await call(b, 'POST', '/passthrough/anthropic/v1/messages/count_tokens', secret, { model: 'claude', messages: [] });
+    expect(passthrough.status).to.equal(403);
+    expect((passthrough.body.error as { code?: string }).code).to.equal('provider_not_allowed');
+    const patched = await call(a, 'PATCH', `/admin/keys/${id}`, ADMIN, { providers: ['sandbox'] });
+    expect(patched.status).to.equal(200);
+    expect(patched.body.providers).to.deep.equal(['sandbox']);
+    expect((await chat(b, secret)).status).to.equal(200);
+    const cleared = await call(a, 'PATCH', `/admin/keys/${id}`, ADMIN, { providers: null });
+    expect(cleared.body.providers).to.equal(null);
+    expect((await call(a, 'GET', '/admin/keys', ADMIN)).body.data).to.satisfy((keys: Array<{ id: string; providers: unknown }>) => keys.find((k) => k.id === id)?.providers === null);
+    const bad = await call(a, 'POST', '/admin/keys', ADMIN, { name: 'x', providers: 'openai' });
+    expect(bad.status).to.equal(400);
+    expect(code(bad)).to.equal('validation_failed');
+  });
+
   it('DELETE revokes: the key is refused with 401 at once on every instance', async () => {
     const created = await call(a, 'POST', '/admin/keys', ADMIN, { name: 'carol' });
     const secret = created.body.key as string;

@@ -4,6 +4,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import OpenAI from 'openai';
+import { readMigrations } from '../../src/ledger/migrations.js';
 import { startGateway, type TestGateway } from '../helpers/gateway.js';
 import { createMigratedDatabase, queryOnce, type TestDatabase } from '../helpers/postgres.js';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy.js';
@@ -147,7 +148,8 @@ describe('ledger: usage rows in PostgreSQL', function () {
       const out = await run('node', [cli, 'migrate'], { env: { ...process.env, ...envFor(db.url, join(dir, 'cli.jsonl')) } });
       expect(out.stdout).to.contain('up to date');
       const versions = await queryOnce<{ version: number }>(db.url, 'SELECT version FROM gateway_migrations ORDER BY version');
-      expect(versions.map((v) => v.version)).to.deep.equal([1, 2, 3, 4]);
+      expect(versions.map((v) => v.version)).to.deep.equal(readMigrations().map((m) => m.version));
+      expect(versions.length).to.be.at.least(6);
     });
   });
 

@@ -1,49 +1,21 @@
-import type { FinishReason, InternalResponse, Part, StreamEvent, Usage } from '../../codecs/internal.js';
+import type { InternalResponse, StreamEvent } from '../../codecs/internal.js';
+import { StreamAnswer } from '../../codecs/shared/stream-answer.js';
 
 /**
- * Builds the whole answer of a stream from its internal events, so a streamed answer can be
- * stored like a plain one. It is complete only when the stream ended normally (the caller says
- * so) after a finish and without an error event: a cut, failed or abandoned stream is never an
- * answer to store.
+ * Builds the whole answer of a stream from its internal events (codecs/shared/stream-answer.ts),
+ * so a streamed answer can be stored like a plain one. It is complete only when the stream
+ * ended normally (the caller says so) after a finish and without an error event: a cut, failed
+ * or abandoned stream is never an answer to store.
  */
 export class AnswerCollector {
-  private id = '';
-  private model = '';
-  private created = 0;
-  private readonly blocks = new Map<number, Part>();
-  private finishReason: FinishReason | undefined;
-  private stopSequence: string | undefined;
-  private usage: Usage | undefined;
+  private readonly collected = new StreamAnswer();
   private failed = false;
   private ended = false;
 
   /** Reads one event. */
   push(event: StreamEvent): void {
-    switch (event.type) {
-      case 'start':
-        this.id = event.id;
-        this.model = event.model;
-        this.created = event.created;
-        break;
-      case 'block_start':
-        this.blocks.set(event.index, startPart(event.block));
-        break;
-      case 'block_delta':
-        applyDelta(this.blocks.get(event.index), event.delta);
-        break;
-      case 'finish':
-        this.finishReason = event.finishReason;
-        this.stopSequence = event.stopSequence;
-        break;
-      case 'usage':
-        this.usage = event.usage;
-        break;
-      case 'error':
-        this.failed = true;
-        break;
-      default:
-        break;
-    }
+    if (event.type === 'error') this.failed = true;
+    else this.collected.read(event);
   }
 
   /** The stream ended normally (its iterator finished, no failure thrown). */
@@ -53,27 +25,10 @@ export class AnswerCollector {
 
   /** The whole answer, when the stream was complete. */
   answer(): InternalResponse | undefined {
-    if (!this.ended || this.failed || this.finishReason === undefined || this.usage === undefined) return undefined;
-    const content = [...this.blocks.entries()].sort((a, b) => a[0] - b[0]).map(([, part]) => part);
-    const out: InternalResponse = { id: this.id, model: this.model, created: this.created, content, finishReason: this.finishReason, usage: this.usage };
-    if (this.stopSequence !== undefined) out.stopSequence = this.stopSequence;
-    return out;
+    const { finishReason, usage } = this.collected;
+    if (!this.ended || this.failed || finishReason === undefined || usage === undefined) return undefined;
+    return this.collected.answer({ finishReason, usage, created: 0 });
   }
-}
-
-function startPart(block: Extract<StreamEvent, { type: 'block_start' }>['block']): Part {
-  if (block.type === 'text') return { type: 'text', text: '' };
-  if (block.type === 'thinking') return { type: 'thinking', text: '' };
-  if (block.type === 'redacted_thinking') return { type: 'redacted_thinking', data: block.data };
-  return { type: 'tool_call', id: block.id, name: block.name, arguments: '', ...(block.signature !== undefined ? { signature: block.signature } : {}) };
-}
-
-function applyDelta(part: Part | undefined, delta: Extract<StreamEvent, { type: 'block_delta' }>['delta']): void {
-  if (part === undefined) return;
-  if (delta.type === 'text' && part.type === 'text') part.text += delta.text;
-  else if (delta.type === 'thinking' && part.type === 'thinking') part.text += delta.text;
-  else if (delta.type === 'arguments' && part.type === 'tool_call') part.arguments += delta.partialJson;
-  else if (delta.type === 'signature' && (part.type === 'thinking' || part.type === 'tool_call')) part.signature = (part.signature ?? '') + delta.signature;
 }
 
 /** The events that replay a stored answer as a stream: start, one block per part, finish, usage. */

@@ -4,7 +4,7 @@ import type { SseFrame, SurfaceCodec } from '../../codecs/codec.js';
 import type { Usage } from '../../codecs/internal.js';
 import { writeSseFrame } from '../../sse-frame.js';
 import { replayEvents } from './answer-collector.js';
-import { CACHE_HEADER } from './cache-plan.js';
+import { CACHE_HEADER, CACHE_SIMILARITY_HEADER } from './cache-plan.js';
 import type { CacheHit } from './response-cache.js';
 
 /** What a hit tells the request record (ledger row, metrics). */
@@ -23,13 +23,18 @@ export interface CacheHitFacts {
  * encoded by the route's surface for this request (JSON, or a well-formed stream with the
  * usage chunk when asked for and the terminators such as `[DONE]`), another operation's body
  * as it was stored. The cost is 0 (`x-gateway-cost: 0`, `usage.cost: 0`); the token usage is
- * the original one. Written in one `end()`; `headers` are the gateway's own.
+ * the original one. A semantic hit says so (`x-gateway-cache: semantic-hit`) with the stored
+ * prompt's similarity. Written in one `end()`; `headers` are the gateway's own.
  */
 export function writeCacheHit(res: ServerResponse, hit: CacheHit, surface: SurfaceCodec | undefined, headers: Record<string, string>): CacheHitFacts {
   const { record } = hit;
   res.statusCode = 200;
   for (const name in headers) res.setHeader(name, headers[name]!);
-  res.setHeader(CACHE_HEADER, 'hit');
+  if (hit.similarity === undefined) res.setHeader(CACHE_HEADER, 'hit');
+  else {
+    res.setHeader(CACHE_HEADER, 'semantic-hit');
+    res.setHeader(CACHE_SIMILARITY_HEADER, hit.similarity.toFixed(3));
+  }
   res.setHeader('age', String(hit.ageSeconds));
   res.setHeader('x-gateway-model', record.model);
   res.setHeader('x-gateway-provider', record.provider);

@@ -2,10 +2,12 @@ import type { CacheConfig, CacheOverride } from '../../config/types.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 
 /** What `x-gateway-cache` says about a request whose answer may be cached. */
-export type CacheStatus = 'hit' | 'miss' | 'bypass' | 'store';
+export type CacheStatus = 'hit' | 'semantic-hit' | 'miss' | 'bypass' | 'store';
 
 /** Name of the response header that tells what the cache did. */
 export const CACHE_HEADER = 'x-gateway-cache';
+/** Response header of a semantic hit: the cosine similarity of the stored prompt (`0.973`). */
+export const CACHE_SIMILARITY_HEADER = 'x-gateway-cache-similarity';
 /** Request header that shortens the lifetime of the entry this request stores. */
 export const CACHE_TTL_HEADER = 'x-gateway-cache-ttl';
 
@@ -17,7 +19,7 @@ export interface CachePlan {
   readonly write: boolean;
   readonly ttlSeconds: number;
   /** The header value unless the lookup hits. */
-  readonly status: Exclude<CacheStatus, 'hit'>;
+  readonly status: Exclude<CacheStatus, 'hit' | 'semantic-hit'>;
 }
 
 /** What decides a request's cache plan. */

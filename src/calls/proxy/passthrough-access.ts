@@ -28,23 +28,14 @@ export interface ForwardedRequest { url: string; headers: IncomingHttpHeaders }
 /**
  * The request as the upstream receives it: the normalised path (403 when `..` climbs out of
  * the prefix or no `allow` glob matches, 400 for an unreadable path) and the client's headers
- * with the provider's credentials instead of the client's key.
+ * without the client's key. The provider's credentials are put on by the proxy engine as the
+ * request goes (./forward-credentials.ts), once its body is known to the signers that need it.
  */
-export async function forwardedRequest(plan: ProxyPlan, method: string, rawUrl: string, headers: IncomingHttpHeaders, requestId: string): Promise<ForwardedRequest> {
+export function forwardedRequest(plan: ProxyPlan, _method: string, rawUrl: string, headers: IncomingHttpHeaders, requestId: string): ForwardedRequest {
   const path = upstreamPathOf(rawUrl, plan);
   if (!path.ok) {
     if (path.refusal === 'malformed') throw errors.invalidRequest('The request path is not a valid URL path (bad percent escape, or an encoded "/", "\\" or NUL).');
     throw gatewayError('passthrough_path_not_allowed', `Path ${path.providerPath ?? rawUrl.split('?')[0]} is not forwarded by this pass-through route${plan.allow ? ' (not in its allow list)' : ''}.`, { details: { path: path.providerPath ?? null } });
   }
-  const declared = Number(headers['content-length']);
-  const forwarded = forwardedHeaders(headers, plan.headers, requestId);
-  // Signers sign the headers as sent: they see them with the client's key already removed.
-  const credentials = await plan.credentials({
-    method,
-    url: new URL(path.path, plan.origin),
-    headers: forwarded,
-    bodyBytes: headers['content-length'] !== undefined && Number.isFinite(declared) ? declared : undefined,
-  });
-  for (const [name, value] of Object.entries(credentials)) forwarded[name] = value;
-  return { url: path.path, headers: forwarded };
+  return { url: path.path, headers: forwardedHeaders(headers, plan.headers, requestId) };
 }

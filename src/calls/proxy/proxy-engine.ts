@@ -3,7 +3,8 @@ import { Agent as HttpsAgent } from 'node:https';
 import type { Socket } from 'node:net';
 import { createProxyMiddleware, type Plugin } from 'http-proxy-middleware';
 import type { ProxyPlan } from '../../compile/runtime.js';
-import { errors, type GatewayError } from '../../errors/gateway-error.js';
+import { errors, isGatewayError, type GatewayError } from '../../errors/gateway-error.js';
+import { authorizeForwarded } from './forward-credentials.js';
 import { answerHeaders } from './proxy-headers.js';
 
 /**
@@ -20,10 +21,12 @@ export interface ExchangeTotals {
 /** The proxy of one pass-through route: created once when its pipeline is built. */
 export interface ProxyEngine {
   /**
-   * Forwards a request whose URL and headers are already the upstream's. Resolves when the
-   * upstream's status and headers have been passed on (the body then streams on its own);
-   * rejects with a GatewayError (502 `upstream_unreachable`, 504 `upstream_timeout`) when the
-   * upstream failed before answering, so the caller answers in the route's envelope.
+   * Forwards a request whose URL and headers are already the upstream's, with the provider's
+   * credentials put on first (./forward-credentials.ts: a signer that covers the body gets it
+   * whole). Resolves when the upstream's status and headers have been passed on (the body then
+   * streams on its own); rejects with a GatewayError (502 `upstream_unreachable` or
+   * `upstream_auth_error`, 504 `upstream_timeout`, 413 for a body too large to sign) when the
+   * request failed before an answer, so the caller answers in the route's envelope.
    * `totals` is counted into as bytes pass; `hooks.answered` runs as the upstream's status
    * arrives (before any byte of it goes out), `hooks.ended` once the response is over,
    * whatever happened.
@@ -41,6 +44,8 @@ export interface ExchangeHooks {
 /** Per-request state the proxy's event handlers reach through the request. */
 interface Exchange {
   totals: ExchangeTotals;
+  /** The body as read to be signed: sent as it is instead of piping the (consumed) request. */
+  body?: Buffer;
   hooks: ExchangeHooks;
   answered: boolean;
   /** performance.now() when the exchange began (the total deadline counts from it). */
@@ -71,6 +76,14 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
       const x = exchanges.get(req);
       if (!x) return;
       watchRequest(x, proxyReq, req);
+      // http-proxy pipes the request on after this event; a body read to be signed has already
+      // ended it, so the pipe only ends proxyReq: the bytes go here, as the library's own
+      // fixRequestBody writes a parsed body. 'proxyReq' comes with the socket, before that end.
+      if (x.body) {
+        if (proxyReq.writableEnded) proxyReq.destroy(new Error('request ended before its signed body was written'));
+        else proxyReq.write(x.body);
+        x.totals.requestBytes = x.body.length;
+      }
     });
     proxy.on('proxyRes', (proxyRes: IncomingMessage, req: IncomingMessage, res: ServerResponse) => {
       const x = exchanges.get(req);
@@ -144,19 +157,25 @@ export function createProxyEngine(plan: ProxyPlan): ProxyEngine {
           resolve: () => { if (!settled) { settled = true; resolve(); } },
           reject: (e) => { if (!settled) { settled = true; reject(e); } },
         };
-        exchanges.set(req, x);
-        x.timers.push(setTimeout(() => {
-          x.timedOut = totalMs;
-          if (x.abortUpstream) x.abortUpstream(new Error('upstream timeout'));
-          else x.reject(errors.upstreamTimeout(plan.provider, totalMs));
-        }, totalMs).unref());
         res.once('close', () => {
           clearTimers(x);
           // The client went away before an answer: nothing is left to write.
           x.reject(errors.upstreamUnreachable(plan.provider));
           hooks.ended(x.answered);
         });
-        void middleware(req, res, (err?: unknown) => x.reject(err ? errors.upstreamUnreachable(plan.provider) : errors.internal()));
+        authorizeForwarded(plan, req, res).then((body) => {
+          if (settled) return;
+          x.body = body;
+          // The deadlines count from here: reading a body to sign is the client's time.
+          x.startedAt = performance.now();
+          exchanges.set(req, x);
+          x.timers.push(setTimeout(() => {
+            x.timedOut = totalMs;
+            if (x.abortUpstream) x.abortUpstream(new Error('upstream timeout'));
+            else x.reject(errors.upstreamTimeout(plan.provider, totalMs));
+          }, totalMs).unref());
+          void middleware(req, res, (err?: unknown) => x.reject(err ? errors.upstreamUnreachable(plan.provider) : errors.internal()));
+        }, (e: unknown) => x.reject(isGatewayError(e) ? e : errors.internal()));
       });
     },
   };

@@ -3,8 +3,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** Hop-by-hop headers (RFC 9110 7.6.1) plus the proxy ones: they describe one connection, never forwarded. */
 const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'upgrade', 'expect']);
 
-/** The client's gateway credentials: never sent to a provider. */
-const CLIENT_CREDENTIALS: readonly string[] = ['authorization', 'x-api-key'];
+/**
+ * Credential headers: the client's gateway key (`authorization`, `x-api-key`) and any provider
+ * key header a client might add (`x-goog-api-key`, `api-key`). None is sent as the client wrote
+ * it: the provider sees only the credentials the gateway puts on.
+ */
+const CLIENT_CREDENTIALS: readonly string[] = ['authorization', 'x-api-key', 'x-goog-api-key', 'api-key'];
 
 /**
  * The headers of a forwarded request, built from the client's: hop-by-hop headers and those

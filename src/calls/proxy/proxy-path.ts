@@ -66,7 +66,11 @@ function normaliseSegments(path: string): string[] | undefined {
   return out;
 }
 
-/** A decoded segment written back: percent-encoded except the characters paths keep as they are. */
+/**
+ * A decoded segment written back: percent-encoded except the characters paths keep as they are.
+ * `'` is escaped: http-proxy re-reads the path with url.parse, which escapes it, and a signer
+ * (SigV4) must sign the path exactly as it is sent.
+ */
 function encodeSegment(segment: string): string {
-  return encodeURIComponent(segment).replace(/%(3A|40|21|24|26|27|28|29|2A|2B|2C|3B|3D)/gi, (m) => decodeURIComponent(m));
+  return encodeURIComponent(segment).replace(/%(3A|40|21|24|26|28|29|2A|2B|2C|3B|3D)/gi, (m) => decodeURIComponent(m)).replace(/'/g, '%27');
 }

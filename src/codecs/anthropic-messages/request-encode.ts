@@ -17,6 +17,7 @@ import { encodeAssistantBlock, encodeDocumentBlock, encodeImageBlock, encodeText
 import { encodeReasoning } from './thinking-config.js';
 import type { AnthropicMessageParam, AnthropicOutputConfig, AnthropicTool, AnthropicToolChoice, ContentBlock, TextBlock } from './wire-types.js';
 import { writeCacheControl } from '../shared/cache-control.js';
+import { roleTurns } from '../shared/role-turns.js';
 
 /** The API version sent when the provider sets none. */
 export const DEFAULT_ANTHROPIC_VERSION = '2023-06-01';
@@ -141,31 +142,17 @@ function encodeToolChoice(conversation: Conversation): AnthropicToolChoice | und
 }
 
 /**
- * Internal turns -> Anthropic turns. Tool turns become user turns of tool_result blocks; turns
- * of the same role merge (Anthropic would merge them anyway), so consecutive tool results and a
- * following user message form ONE user turn, results first, text after.
+ * Internal turns -> Anthropic turns (shared/role-turns.ts): tool turns become user turns of
+ * tool_result blocks, turns of the same role merge (Anthropic would merge them anyway), results
+ * first in their turn.
  */
 function encodeMessages(messages: Message[]): AnthropicMessageParam[] {
-  const turns: AnthropicMessageParam[] = [];
-  for (const message of messages) {
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = message.parts.flatMap((part): ContentBlock[] => {
-      if (role === 'assistant') return encodeAssistantBlock(part, false);
-      if (part.type === 'text') return encodeTextBlock(part);
-      if (part.type === 'image') return [encodeImageBlock(part)];
-      if (part.type === 'file') return [encodeDocumentBlock(part)];
-      if (part.type === 'tool_result') return [encodeToolResultBlock(part)];
-      return [];
-    });
-    if (blocks.length === 0) continue;
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  }
-  for (const turn of turns) {
-    if (turn.role !== 'user') continue;
-    // Results must open the turn that follows the tool_use turn (stable partition).
-    turn.content = [...turn.content.filter((b) => b.type === 'tool_result'), ...turn.content.filter((b) => b.type !== 'tool_result')];
-  }
-  return turns;
+  return roleTurns<ContentBlock>(messages, (part, role) => {
+    if (role === 'assistant') return encodeAssistantBlock(part, false);
+    if (part.type === 'text') return encodeTextBlock(part);
+    if (part.type === 'image') return [encodeImageBlock(part)];
+    if (part.type === 'file') return [encodeDocumentBlock(part)];
+    if (part.type === 'tool_result') return [encodeToolResultBlock(part)];
+    return [];
+  }, (block) => block.type === 'tool_result');
 }

@@ -9,6 +9,8 @@ import { errors } from '../../errors/gateway-error.js';
 import type { ImagePart, Message, Part, ToolResultPart } from '../internal.js';
 import { parseDataUrl } from '../shared/data-url.js';
 import { parseJsonObject, type JsonObject } from '../shared/json.js';
+import { roleTurns } from '../shared/role-turns.js';
+import { cachePointAfter } from './cache-points.js';
 
 /** One Converse message. */
 export interface ConverseMessage { role: 'user' | 'assistant'; content: JsonObject[] }
@@ -32,29 +34,26 @@ export function toConverseToolId(id: string): string {
   return clean === '' ? 'tooluse_' : clean;
 }
 
-/** Internal turns -> Converse messages (tool results first in their user turn). */
-export function encodeConverseMessages(messages: readonly Message[]): ConverseMessage[] {
-  const turns: ConverseMessage[] = [];
+/**
+ * Internal turns -> Converse messages (shared/role-turns.ts: tool results first in their user
+ * turn). A part marked with a prompt-cache breakpoint is followed by a `cachePoint` block when
+ * the model caches in messages (`cachePoints`).
+ */
+export function encodeConverseMessages(messages: readonly Message[], cachePoints = false): ConverseMessage[] {
   let documents = 0;
-  for (const message of messages) {
-    const role = message.role === 'assistant' ? 'assistant' : 'user';
-    const blocks = message.parts.flatMap((part): JsonObject[] => {
-      if (role === 'assistant') return encodeAssistantPart(part);
-      if (part.type === 'image') return [encodeMedia(part, () => ++documents)];
-      if (part.type === 'tool_result') return [encodeToolResult(part, () => ++documents)];
-      if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }];
-      return [];
-    });
-    if (blocks.length === 0) continue;
-    const last = turns.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else turns.push({ role, content: blocks });
-  }
-  for (const turn of turns) {
-    if (turn.role !== 'user') continue;
-    turn.content = [...turn.content.filter((b) => b.toolResult !== undefined), ...turn.content.filter((b) => b.toolResult === undefined)];
-  }
-  return turns;
+  const nextDocument = () => ++documents;
+  return roleTurns<JsonObject>(messages, (part, role) => {
+    const blocks = role === 'assistant' ? encodeAssistantPart(part) : encodeUserPart(part, nextDocument);
+    return blocks.length > 0 && 'cacheControl' in part ? [...blocks, ...cachePointAfter(part.cacheControl, cachePoints)] : blocks;
+  }, (block) => block.toolResult !== undefined);
+}
+
+/** A user (or tool) turn's part: text, media, a tool result. */
+function encodeUserPart(part: Part, nextDocument: () => number): JsonObject[] {
+  if (part.type === 'image') return [encodeMedia(part, nextDocument)];
+  if (part.type === 'tool_result') return [encodeToolResult(part, nextDocument)];
+  if (part.type === 'text') return part.text === '' ? [] : [{ text: part.text }];
+  return [];
 }
 
 /**

@@ -3,13 +3,15 @@
  * (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html).
  * `POST /model/{modelId}/converse` (or `/converse-stream`): the model id is a path label, every
  * reserved character percent-encoded as the AWS SDK does (`:` -> `%3A`, `/` in an ARN -> `%2F`).
- * Streams report usage in their `metadata` event unasked.
+ * Streams report usage in their `metadata` event unasked. Prompt-cache breakpoints become
+ * `cachePoint` blocks where the model takes them (cache-points.ts).
  */
 import type { DialectRequest, DialectTarget } from '../codec.js';
 import type { Conversation, Message } from '../internal.js';
 import type { JsonObject } from '../shared/json.js';
 import { allowsParameter } from '../shared/parameters.js';
 import { supportsSetting } from '../openai-responses/supported-params.js';
+import { cachePlacement, cachePointAfter } from './cache-points.js';
 import { encodeConverseMessages } from './content-encode.js';
 import { encodeReasoningFields, modelFamily } from './reasoning-fields.js';
 
@@ -21,9 +23,10 @@ export function encodeModelLabel(modelId: string): string {
 /** Builds the Converse request; settings the model does not list are left out. */
 export function encodeConverseRequest(request: Conversation, target: DialectTarget): DialectRequest {
   const model = target.upstreamModel;
-  const body: JsonObject = { messages: encodeConverseMessages(request.messages) };
-  const system = request.system.filter((text) => text !== '');
-  if (system.length > 0) body.system = system.map((text) => ({ text }));
+  const caching = cachePlacement(model);
+  const body: JsonObject = { messages: encodeConverseMessages(request.messages, caching.messages) };
+  const system = request.system.flatMap((text, i): JsonObject[] => (text === '' ? [] : [{ text }, ...cachePointAfter(request.systemCache?.[i], caching.system)]));
+  if (system.length > 0) body.system = system;
 
   const extra: JsonObject = supportsSetting(target, 'reasoning') ? encodeReasoningFields(request.reasoning, model, request.maxOutputTokens) : {};
   // Claude rejects a changed temperature or top_k while thinking (extended-thinking compatibility).
@@ -37,7 +40,7 @@ export function encodeConverseRequest(request: Conversation, target: DialectTarg
   // top_k is not an inferenceConfig field: Claude takes it as a model field.
   if (request.topK !== undefined && !thinking && modelFamily(model) === 'anthropic' && allowsParameter(target, 'top_k')) extra.top_k = request.topK;
 
-  const toolConfig = encodeToolConfig(request, target);
+  const toolConfig = encodeToolConfig(request, target, caching.tools);
   if (toolConfig) body.toolConfig = toolConfig;
   if (Object.keys(extra).length > 0) body.additionalModelRequestFields = extra;
   const operation = request.stream ? 'converse-stream' : 'converse';
@@ -50,17 +53,17 @@ export function encodeConverseRequest(request: Conversation, target: DialectTarg
  * the tools are left out then, unless the conversation already holds tool blocks (Converse
  * requires toolConfig with them), where they stay without a choice.
  */
-function encodeToolConfig(request: Conversation, target: DialectTarget): JsonObject | undefined {
+function encodeToolConfig(request: Conversation, target: DialectTarget, cachePoints: boolean): JsonObject | undefined {
   const tools = request.tools ?? [];
   if (tools.length === 0 || !supportsSetting(target, 'tools')) return undefined;
   const choice = request.toolChoice;
   if (choice?.type === 'none' && !holdsToolBlocks(request.messages)) return undefined;
   const config: JsonObject = {
-    tools: tools.map((tool) => {
+    tools: tools.flatMap((tool) => {
       const spec: JsonObject = { name: tool.name };
       if (tool.description !== undefined && tool.description !== '') spec.description = tool.description;
       spec.inputSchema = { json: Object.keys(tool.parameters).length > 0 ? { type: 'object', ...tool.parameters } : { type: 'object', properties: {} } };
-      return { toolSpec: spec };
+      return [{ toolSpec: spec }, ...cachePointAfter(tool.cacheControl, cachePoints)];
     }),
   };
   if (choice !== undefined && choice.type !== 'none' && supportsSetting(target, 'toolChoice')) {

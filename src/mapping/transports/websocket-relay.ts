@@ -2,14 +2,16 @@ import type { OperationCall, OperationServices, RealtimeClaims, RealtimeUpstream
 import { createRealtimeSession } from '../../providers/sandbox/realtime-sessions.js';
 import { relayWebSocket } from '../../providers/realtime-relay/index.js';
 import { compileRequest } from '../request.js';
+import { authorizeCall } from '../send.js';
 import type { Transport } from './transport.js';
 
 /**
  * `websocket-relay` (realtime): the operation signs a URL of the gateway's own WebSocket (the
  * same answer as the sandbox's); once the engine has verified that URL on upgrade, the
- * session is relayed to `base_url` (http -> ws) + `path` + `query` with the provider key, and
- * closed at the session's `max_duration_seconds`. Nothing reaches the provider before the
- * signed URL is verified.
+ * session is relayed to `base_url` (http -> ws) + `path` + `query` with the provider's
+ * credentials (its key header, then its deployment's authorizer, as on every call), and closed
+ * at the session's `max_duration_seconds`. Nothing reaches the provider before the signed URL
+ * is verified.
  */
 export const websocketRelayTransport: Transport = {
   name: 'websocket-relay',
@@ -18,8 +20,14 @@ export const websocketRelayTransport: Transport = {
     return {
       operations: { [operation]: (call) => createRealtimeSession(call) },
       openRealtime: (socket, claims, upstream) => {
-        void request.build(relayCall(claims, upstream)).then(
-          (built) => {
+        const call = relayCall(claims, upstream);
+        void request.build(call).then(
+          async (built) => {
+            try {
+              await authorizeCall(call, built.url, 'GET', built.headers);
+            } catch {
+              return socket.close(1011, 'upstream_auth_error');
+            }
             const url = new URL(built.url);
             url.protocol = url.protocol === 'https:' ? 'wss:' : url.protocol === 'http:' ? 'ws:' : url.protocol;
             relayWebSocket(socket, { url: url.toString(), headers: built.headers, maxDurationSeconds: claims.max_duration_seconds });
@@ -50,6 +58,7 @@ function relayCall(claims: RealtimeClaims, upstream: RealtimeUpstream): Operatio
     provider: upstream.provider,
     apiKey: upstream.apiKey,
     baseUrl: upstream.baseUrl,
+    access: upstream.access,
     signal: new AbortController().signal,
     timeoutMs: 15_000,
     owner: claims.owner,

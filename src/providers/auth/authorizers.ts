@@ -22,13 +22,21 @@ export function dropKeyHeaders(headers: Record<string, string>, key?: string): v
 
 /** A static key sent as `<header>: <prefix><key>` in place of the dialect's own key header. */
 export function staticKeyAuthorizer(source: string, key: string, header: string, prefix = ''): RequestAuthorizer {
-  const name = header.toLowerCase();
-  const value = `${prefix}${key}`;
+  return staticHeadersAuthorizer(source, key, { [header]: `${prefix}${key}` });
+}
+
+/**
+ * A static key sent in `headers` (each value carries it: `authorization: Bearer <k>`,
+ * `x-api-key: <k>`), in place of the key headers a dialect wrote (empty ones, or ones carrying
+ * this key).
+ */
+export function staticHeadersAuthorizer(source: string, key: string, headers: Readonly<Record<string, string>>): RequestAuthorizer {
+  const set = Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value] as const);
   return {
     source,
     authorize(req) {
       dropKeyHeaders(req.headers, key);
-      req.headers[name] = value;
+      for (const [name, value] of set) req.headers[name] = value;
     },
   };
 }
@@ -45,17 +53,27 @@ export function bearerAuthorizer(provider: string, source: string, token: Cached
   return {
     source,
     authorize(req, trace) {
-      let got: string | Promise<string>;
-      try {
-        got = token.get();
-      } catch (e) {
-        throw credentialFailure(provider, source, e, trace);
-      }
+      const got = credentialOf(token, provider, source, trace);
       if (typeof got === 'string') return put(req, got);
-      return got.then((value) => put(req, value), (e: unknown) => { throw credentialFailure(provider, source, e, trace); });
+      return got.then((value) => put(req, value));
     },
     warm: () => token.warm(),
   };
+}
+
+/**
+ * A cached credential's value (synchronously while it is fresh, else the fetch in flight); a
+ * credential that cannot be had throws or rejects with credentialFailure's error.
+ */
+export function credentialOf<T>(credential: CachedCredential<T>, provider: string, source: string, trace?: AttemptTrace): T | Promise<T> {
+  let got: T | Promise<T>;
+  try {
+    got = credential.get();
+  } catch (e) {
+    throw credentialFailure(provider, source, e, trace);
+  }
+  if (got instanceof Promise) return got.catch((e: unknown) => { throw credentialFailure(provider, source, e, trace); });
+  return got;
 }
 
 /**
@@ -64,7 +82,7 @@ export function bearerAuthorizer(provider: string, source: string, token: Cached
  * The attempt is recorded as a 502 in `trace` so the routing loop's breaker counts it like an
  * upstream failure.
  */
-export function credentialFailure(provider: string, source: string, e: unknown, trace?: AttemptTrace): GatewayError {
+function credentialFailure(provider: string, source: string, e: unknown, trace?: AttemptTrace): GatewayError {
   if (trace) {
     trace.calls++;
     if (trace.total) trace.total.calls++;

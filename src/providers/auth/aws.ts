@@ -2,7 +2,7 @@ import type { AwsAuth } from '../../config/types.js';
 import type { AwsCredentialIdentity } from '@smithy/types';
 import { awsSecrets, describeMissingAwsCredentials, findAwsCredentials, type AwsCredentialSource } from '../bedrock/aws-credential-source.js';
 import type { ExpiringCredentials } from '../bedrock/aws-credential-fetch.js';
-import { credentialFailure, dropKeyHeaders, fingerprint } from './authorizers.js';
+import { credentialOf, dropKeyHeaders, fingerprint } from './authorizers.js';
 import { CachedCredential, sharedCredential, type Expiring } from './cached-credential.js';
 import type { AuthKind, OutgoingRequest, RequestAuthorizer } from './types.js';
 
@@ -65,14 +65,9 @@ function sigV4Authorizer(provider: string, source: string, credentials: CachedCr
   };
   return {
     source,
+    signsBody: true,
     authorize(req, trace) {
-      let got: AwsCredentialIdentity | Promise<AwsCredentialIdentity>;
-      try {
-        got = credentials.get();
-      } catch (e) {
-        throw credentialFailure(provider, source, e, trace);
-      }
-      return Promise.resolve(got).then((value) => sign(req, value), (e: unknown) => { throw credentialFailure(provider, source, e, trace); });
+      return Promise.resolve(credentialOf(credentials, provider, source, trace)).then((value) => sign(req, value));
     },
     warm: () => {
       credentials.warm();

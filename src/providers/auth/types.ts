@@ -3,9 +3,12 @@ import type { AuthBlock } from '../../config/types.js';
 import type { AttemptTrace } from '../../upstream/call-upstream.js';
 
 /**
- * The credential framework (issue 29). One `auth.type` = one AuthKind in ./registry.ts; a kind
- * says from the environment alone whether credentials can be found (`missing`) and builds a
- * RequestAuthorizer per provider deployment. Libraries of cloud kinds (google-auth-library,
+ * The credential framework (issue 29), the one way a provider's credentials are resolved. One
+ * `auth.type` = one AuthKind in ./registry.ts; a kind says from the environment alone whether
+ * credentials can be found (`missing`) and builds a RequestAuthorizer per provider deployment
+ * (none for the `api_key_env` short form: the dialect's own key header carries the key, and
+ * ./deployment-authorizer.ts puts that header on requests no dialect wrote). Model calls,
+ * YAML mappings, realtime handshakes and pass-through routes all put credentials on through it. Libraries of cloud kinds (google-auth-library,
  * @azure/identity, the AWS SDK) are loaded by dynamic import on the first credential fetch, so
  * a gateway without clouds never loads them.
  */
@@ -33,6 +36,11 @@ export interface RequestAuthorizer {
   authorize(req: OutgoingRequest, trace?: AttemptTrace): void | Promise<void>;
   /** Starts fetching credentials now (startup), without waiting; a failure is reported on use. */
   warm?(): void;
+  /**
+   * True when the credential covers the body's bytes (SigV4 signs their SHA-256): a caller that
+   * would stream a body (a pass-through route) must hold it whole and pass it as `body`.
+   */
+  readonly signsBody?: boolean;
 }
 
 /** Where one deployment is, as an auth kind sees it. */

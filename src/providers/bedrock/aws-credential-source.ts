@@ -14,19 +14,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-
-/** The `auth: {type: aws}` block (issue 29). */
-export interface AwsAuthSettings {
-  type: 'aws';
-  access_key_id_env?: string;
-  secret_access_key_env?: string;
-  session_token_env?: string;
-  role_arn?: string;
-  sts_url_env?: string;
-}
-
-/** Variables as the config resolved them. */
-export type EnvLookup = Readonly<Record<string, string | undefined>>;
+import type { Env } from '../../config/env.js';
+import type { AwsAuth } from '../../config/types.js';
 
 /** Where credentials were found: a name for errors and logs (never a secret), and how to get them. */
 export type AwsCredentialSource =
@@ -34,7 +23,7 @@ export type AwsCredentialSource =
   | { kind: 'chain'; source: string };
 
 /** The static keys of the auth block's own variables, else undefined (the default chain then). */
-function explicitKeys(auth: AwsAuthSettings, env: EnvLookup): AwsCredentialSource | 'missing' | undefined {
+function explicitKeys(auth: AwsAuth, env: Env): AwsCredentialSource | 'missing' | undefined {
   if (auth.access_key_id_env === undefined && auth.secret_access_key_env === undefined) return undefined;
   const idVar = auth.access_key_id_env ?? 'AWS_ACCESS_KEY_ID';
   const secretVar = auth.secret_access_key_env ?? 'AWS_SECRET_ACCESS_KEY';
@@ -58,7 +47,7 @@ function onEc2(): boolean {
 }
 
 /** Which step of the default chain would answer, named; undefined when none would. */
-function defaultChainSource(env: EnvLookup): string | undefined {
+function defaultChainSource(env: Env): string | undefined {
   const home = env.HOME || homedir();
   const credentialsFile = env.AWS_SHARED_CREDENTIALS_FILE || join(home, '.aws', 'credentials');
   const configFile = env.AWS_CONFIG_FILE || join(home, '.aws', 'config');
@@ -70,7 +59,7 @@ function defaultChainSource(env: EnvLookup): string | undefined {
 }
 
 /** Where this auth block's credentials come from, or undefined when nothing would provide them. */
-export function findAwsCredentials(auth: AwsAuthSettings, env: EnvLookup): AwsCredentialSource | undefined {
+export function findAwsCredentials(auth: AwsAuth, env: Env): AwsCredentialSource | undefined {
   const explicit = explicitKeys(auth, env);
   if (explicit === 'missing') return undefined;
   if (explicit) return explicit;
@@ -84,7 +73,7 @@ export function findAwsCredentials(auth: AwsAuthSettings, env: EnvLookup): AwsCr
 }
 
 /** What to set when no credentials would be found (follows "set "). */
-export function describeMissingAwsCredentials(auth: AwsAuthSettings): string {
+export function describeMissingAwsCredentials(auth: AwsAuth): string {
   if (auth.access_key_id_env !== undefined || auth.secret_access_key_env !== undefined) {
     return `${auth.access_key_id_env ?? 'AWS_ACCESS_KEY_ID'} and ${auth.secret_access_key_env ?? 'AWS_SECRET_ACCESS_KEY'}`;
   }
@@ -92,6 +81,6 @@ export function describeMissingAwsCredentials(auth: AwsAuthSettings): string {
 }
 
 /** Secret values the block reads (redacted wherever an upstream echoes them). */
-export function awsSecrets(auth: AwsAuthSettings, env: EnvLookup): Array<string | undefined> {
+export function awsSecrets(auth: AwsAuth, env: Env): Array<string | undefined> {
   return [env[auth.secret_access_key_env ?? 'AWS_SECRET_ACCESS_KEY'], env[auth.session_token_env ?? 'AWS_SESSION_TOKEN']];
 }

@@ -7,6 +7,7 @@
  * credentials; a token that expires mid-run is refreshed without a failed call; a token
  * endpoint that refuses answers 502 upstream_auth_error, counted by the breaker.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,26 @@ describe('e2e cloud: Google Vertex AI', function () {
       expect(call.body.anthropic_version).to.equal('vertex-2023-10-16');
       expect(call.body).to.not.have.property('model');
       expect(call.method).to.equal(call.body.stream === true ? 'streamRawPredict' : 'rawPredict');
+    });
+
+    it('prompt caching: cache_control on system, tools and content blocks reaches Vertex Claude, passed through and translated', async () => {
+      const client = new Anthropic({ apiKey: gw.key, baseURL: gw.url, maxRetries: 0 });
+      const ask: Anthropic.MessageCreateParamsNonStreaming = {
+        model: 'vertex-claude/claude-sonnet-5-5', max_tokens: 100,
+        system: [{ type: 'text', text: 'Long shared instructions.', cache_control: { type: 'ephemeral' } }],
+        tools: [{ name: 'lookup', input_schema: { type: 'object', properties: {} }, cache_control: { type: 'ephemeral' } }],
+        tool_choice: { type: 'none' },
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'A shared document.', cache_control: { type: 'ephemeral', ttl: '1h' } }, { type: 'text', text: 'Question?' }] }],
+      };
+      await client.messages.create(ask);
+      // A budget makes the gateway translate the call.
+      await client.messages.create({ ...ask, max_budget_usd: 1 } as Anthropic.MessageCreateParamsNonStreaming);
+      expectClean(rig);
+      expect(rig.front.calls).to.have.length(2);
+      for (const call of rig.front.calls) {
+        expect(call.breakpoints, 'the front found the three breakpoints').to.deep.equal(['system[0]', 'tools[0]', 'messages[0].content[0]']);
+        expect((call.body.messages as Array<{ content: Array<Record<string, unknown>> }>)[0]!.content[0]!.cache_control).to.deep.equal({ type: 'ephemeral', ttl: '1h' });
+      }
     });
   });
 

@@ -111,6 +111,18 @@ describe('e2e/passthrough: provider pass-through routes (http-proxy-middleware)'
     expect(count.input_tokens).to.equal(11);
   });
 
+  it("sends an api_key provider's key in its auth.header, never the type's default header (one credential mechanism)", async () => {
+    const res = await fetch(`${gw.url}/pt/keyed/v1/messages/count_tokens`, {
+      method: 'POST', headers: { authorization: `Bearer ${plain.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'claude-pt', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status, await res.clone().text()).to.equal(200);
+    expect(await res.json()).to.deep.equal({ input_tokens: 11 });
+    const seen = anthropic.received.at(-1)!.headers;
+    expect(seen['x-api-key']).to.equal(PROVIDER_KEYS.anthropic);
+    expect(seen.authorization, 'no Authorization beside the configured header').to.equal(undefined);
+  });
+
   it('streams a 2 MB upload: the provider receives bytes before the client has sent the rest', async () => {
     const total = 2 * 1024 * 1024;
     const half = Buffer.alloc(total / 2, 0x61);

@@ -5,7 +5,11 @@
  * signature). The same answer is written as a Converse body, ConverseStream events, a Claude
  * Messages body and Claude's stream events.
  */
+import { claudeBreakpoints, converseCachePoints } from './cache-points.js';
 import { chunkMessage, eventMessage } from './event-stream-frames.js';
+
+/** Tokens a request with prompt-cache breakpoints writes to the cache (the first time, as the fake has no memory). */
+export const CACHE_WRITE_TOKENS = 1500;
 
 /** One answer, independent of its wire format. */
 export interface Answer {
@@ -16,13 +20,14 @@ export interface Answer {
   inputTokens: number;
   outputTokens: number;
   cacheReadInputTokens: number;
+  cacheWriteInputTokens: number;
 }
 
 type Json = Record<string, unknown>;
 const asList = (v: unknown): Json[] => (Array.isArray(v) ? (v as Json[]) : []);
 
-function decide(model: string, toolNames: string[], lastUserHasResult: boolean, reasoning: boolean, seq: number): Answer {
-  const answer: Answer = { stopReason: 'end_turn', inputTokens: 21, outputTokens: 9, cacheReadInputTokens: 4 };
+function decide(model: string, toolNames: string[], lastUserHasResult: boolean, reasoning: boolean, seq: number, breakpoints: number): Answer {
+  const answer: Answer = { stopReason: 'end_turn', inputTokens: 21, outputTokens: 9, cacheReadInputTokens: 4, cacheWriteInputTokens: breakpoints > 0 ? CACHE_WRITE_TOKENS : 0 };
   if (reasoning) answer.reasoning = { text: 'The user wants the weather; I should check.', signature: `sig-${seq}` };
   if (toolNames.length > 0 && !lastUserHasResult) {
     answer.toolUse = { id: `tooluse_${seq}`, name: toolNames[0]!, input: { city: 'Oslo' } };
@@ -37,7 +42,7 @@ export function answerConverseRequest(body: Json, model: string, seq: number): A
   const last = asList(body.messages).at(-1);
   const hasResult = asList(last?.content).some((b) => b.toolResult !== undefined);
   const thinking = ((body.additionalModelRequestFields as Json | undefined)?.thinking as Json | undefined)?.type === 'enabled';
-  return decide(model, tools, hasResult, thinking, seq);
+  return decide(model, tools, hasResult, thinking, seq, converseCachePoints(body, model).at.length);
 }
 
 /** The answer to a Claude (InvokeModel) request. */
@@ -46,7 +51,7 @@ export function answerClaudeRequest(body: Json, model: string, seq: number): Ans
   const last = asList(body.messages).at(-1);
   const hasResult = Array.isArray(last?.content) && asList(last.content).some((b) => b.type === 'tool_result');
   const thinkingType = (body.thinking as Json | undefined)?.type;
-  return decide(model, tools, hasResult, thinkingType === 'enabled' || thinkingType === 'adaptive', seq);
+  return decide(model, tools, hasResult, thinkingType === 'enabled' || thinkingType === 'adaptive', seq, claudeBreakpoints(body).at.length);
 }
 
 /** A Converse response body. */
@@ -58,7 +63,7 @@ export function converseBody(a: Answer): Json {
   return {
     output: { message: { role: 'assistant', content } },
     stopReason: a.stopReason,
-    usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens, totalTokens: a.inputTokens + a.outputTokens + a.cacheReadInputTokens, cacheReadInputTokens: a.cacheReadInputTokens, cacheWriteInputTokens: 0 },
+    usage: { inputTokens: a.inputTokens, outputTokens: a.outputTokens, totalTokens: a.inputTokens + a.outputTokens + a.cacheReadInputTokens + a.cacheWriteInputTokens, cacheReadInputTokens: a.cacheReadInputTokens, cacheWriteInputTokens: a.cacheWriteInputTokens },
     metrics: { latencyMs: 120 },
   };
 }
@@ -99,13 +104,13 @@ export function claudeBody(a: Answer, model: string, seq: number): Json {
   return {
     id: `msg_bdrk_${seq}`, type: 'message', role: 'assistant', model, content,
     stop_reason: a.stopReason, stop_sequence: null,
-    usage: { input_tokens: a.inputTokens, output_tokens: a.outputTokens, cache_read_input_tokens: a.cacheReadInputTokens, cache_creation_input_tokens: 0 },
+    usage: { input_tokens: a.inputTokens, output_tokens: a.outputTokens, cache_read_input_tokens: a.cacheReadInputTokens, cache_creation_input_tokens: a.cacheWriteInputTokens },
   };
 }
 
 /** InvokeModelWithResponseStream `chunk` messages carrying Claude's stream events. */
 export function claudeStreamMessages(a: Answer, model: string, seq: number): Buffer[] {
-  const events: Json[] = [{ type: 'message_start', message: { ...claudeBody({ ...a, reasoning: undefined, text: undefined, toolUse: undefined }, model, seq), content: [], stop_reason: null, usage: { input_tokens: a.inputTokens, output_tokens: 1, cache_read_input_tokens: a.cacheReadInputTokens, cache_creation_input_tokens: 0 } } }];
+  const events: Json[] = [{ type: 'message_start', message: { ...claudeBody({ ...a, reasoning: undefined, text: undefined, toolUse: undefined }, model, seq), content: [], stop_reason: null, usage: { input_tokens: a.inputTokens, output_tokens: 1, cache_read_input_tokens: a.cacheReadInputTokens, cache_creation_input_tokens: a.cacheWriteInputTokens } } }];
   let index = 0;
   if (a.reasoning) {
     events.push({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } });

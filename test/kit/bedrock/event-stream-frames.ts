@@ -26,6 +26,19 @@ export function exceptionMessage(exceptionType: string, payload: unknown): Buffe
   }));
 }
 
+/** The messages of an event stream as received (each frame's length is its first four bytes). */
+export function decodeEventStream(bytes: Buffer): Array<{ headers: Record<string, string>; body: string }> {
+  const out: Array<{ headers: Record<string, string>; body: string }> = [];
+  for (let at = 0; at < bytes.length;) {
+    const length = bytes.readUInt32BE(at);
+    const message = codec.decode(bytes.subarray(at, at + length));
+    const headers = Object.fromEntries(Object.entries(message.headers).map(([k, v]) => [k, String(v.value)]));
+    out.push({ headers, body: Buffer.from(message.body).toString('utf8') });
+    at += length;
+  }
+  return out;
+}
+
 /** An InvokeModelWithResponseStream `chunk`: one model event, base64 in `bytes`. */
 export function chunkMessage(modelEvent: unknown): Buffer {
   return eventMessage('chunk', { bytes: Buffer.from(JSON.stringify(modelEvent), 'utf8').toString('base64') });

@@ -4,7 +4,8 @@
  * unknown key, a stale date or an expired session answers 403 with AWS's error name in
  * `x-amzn-ErrorType` and its JSON body. It answers Converse, ConverseStream (CRC-framed event
  * stream), InvokeModel and InvokeModelWithResponseStream (Claude chunks; Titan embeddings), and
- * injects faults: throttling per signing region, an exception message mid-stream. A second
+ * injects faults: throttling per signing region, an exception message mid-stream. ListAsyncInvokes
+ * (`GET /async-invoke`, signed with an empty body) answers an empty list. A second
  * endpoint hands out short-lived session credentials as the ECS/EKS container endpoint does
  * (`AWS_CONTAINER_CREDENTIALS_FULL_URI`), and `/sts` answers STS AssumeRole (signed for `sts`).
  */
@@ -12,12 +13,13 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { claudeBreakpoints, converseCachePoints } from './cache-points.js';
 import { answerClaudeRequest, answerConverseRequest, claudeBody, claudeStreamMessages, converseBody, converseStreamMessages } from './bedrock-answers.js';
 import { exceptionMessage } from './event-stream-frames.js';
 import { verifySigV4, type IssuedCredential, type SignatureFailure } from './sigv4-verify.js';
 
-/** One request the fake accepted. */
-export interface BedrockRequest { operation: 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream'; modelId: string; region: string; accessKeyId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }
+/** One request the fake accepted; `breakpoints`: where its prompt-cache breakpoints are (cache-points.ts), checked as Bedrock would. */
+export interface BedrockRequest { operation: 'converse' | 'converse-stream' | 'invoke' | 'invoke-with-response-stream'; modelId: string; region: string; accessKeyId: string; body: Record<string, unknown>; headers: IncomingMessage['headers']; breakpoints: string[] }
 
 export interface FakeBedrock {
   readonly url: string;
@@ -62,15 +64,21 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     res.end(JSON.stringify({ message }));
   };
 
-  const serveCredentials = (res: ServerResponse) => {
+  /** New session credentials of `sessionTtlMs`, accepted from now on and recorded in `sessions`. */
+  const issueSession = (): { accessKeyId: string; secret: string; sessionToken: string; expiration: string } => {
     const accessKeyId = `ASIA${randomBytes(8).toString('hex').toUpperCase()}`;
     const secret = randomBytes(20).toString('base64');
     const sessionToken = randomBytes(24).toString('base64');
     const expiresAt = Date.now() + state.sessionTtlMs;
     credentials.set(accessKeyId, { secret, sessionToken, expiresAt });
     state.sessions.push({ accessKeyId, expiresAt });
+    return { accessKeyId, secret, sessionToken, expiration: new Date(expiresAt).toISOString() };
+  };
+
+  const serveCredentials = (res: ServerResponse) => {
+    const s = issueSession();
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ AccessKeyId: accessKeyId, SecretAccessKey: secret, Token: sessionToken, Expiration: new Date(expiresAt).toISOString() }));
+    res.end(JSON.stringify({ AccessKeyId: s.accessKeyId, SecretAccessKey: s.secret, Token: s.sessionToken, Expiration: s.expiration }));
   };
 
   /** STS AssumeRole (awsQuery: a form body in, XML out), signed for `sts` with long-term keys. */
@@ -82,15 +90,10 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
       return res.end(`<ErrorResponse><Error><Type>Sender</Type><Code>${verified.error}</Code><Message>${verified.message}</Message></Error></ErrorResponse>`);
     }
     const form = new URLSearchParams(body.toString('utf8'));
-    const accessKeyId = `ASIA${randomBytes(8).toString('hex').toUpperCase()}`;
-    const secret = randomBytes(20).toString('base64');
-    const sessionToken = randomBytes(24).toString('base64');
-    const expiresAt = Date.now() + state.sessionTtlMs;
-    credentials.set(accessKeyId, { secret, sessionToken, expiresAt });
-    state.sessions.push({ accessKeyId, expiresAt });
+    const s = issueSession();
     state.assumedRoles.push({ roleArn: form.get('RoleArn') ?? '', sessionName: form.get('RoleSessionName') ?? '', signedBy: verified.accessKeyId, region: verified.region });
     res.writeHead(200, { 'content-type': 'text/xml' });
-    res.end(`<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${accessKeyId}</AccessKeyId><SecretAccessKey>${secret}</SecretAccessKey><SessionToken>${sessionToken}</SessionToken><Expiration>${new Date(expiresAt).toISOString()}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROATEST:${form.get('RoleSessionName') ?? ''}</AssumedRoleId><Arn>arn:aws:sts::123456789012:assumed-role/test/${form.get('RoleSessionName') ?? ''}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${randomBytes(8).toString('hex')}</RequestId></ResponseMetadata></AssumeRoleResponse>`);
+    res.end(`<AssumeRoleResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><AssumeRoleResult><Credentials><AccessKeyId>${s.accessKeyId}</AccessKeyId><SecretAccessKey>${s.secret}</SecretAccessKey><SessionToken>${s.sessionToken}</SessionToken><Expiration>${s.expiration}</Expiration></Credentials><AssumedRoleUser><AssumedRoleId>AROATEST:${form.get('RoleSessionName') ?? ''}</AssumedRoleId><Arn>arn:aws:sts::123456789012:assumed-role/test/${form.get('RoleSessionName') ?? ''}</Arn></AssumedRoleUser></AssumeRoleResult><ResponseMetadata><RequestId>${randomBytes(8).toString('hex')}</RequestId></ResponseMetadata></AssumeRoleResponse>`);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -109,7 +112,12 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
       state.refusals.push(verified);
       return sendError(res, 403, verified.error, verified.message);
     }
-    const m = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(new URL(req.url ?? '/', 'http://fake').pathname);
+    const path = new URL(req.url ?? '/', 'http://fake').pathname;
+    if (req.method === 'GET' && path === '/async-invoke') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ asyncInvokeSummaries: [] }));
+    }
+    const m = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-response-stream)$/.exec(path);
     if (!m || req.method !== 'POST') return sendError(res, 404, 'UnknownOperationException', 'Unknown operation');
     const modelId = decodeURIComponent(m[1]!);
     const operation = m[2] as BedrockRequest['operation'];
@@ -119,7 +127,9 @@ export async function startFakeBedrock(): Promise<FakeBedrock> {
     } catch {
       return sendError(res, 400, 'ValidationException', 'Malformed input request, please reformat your input and try again.');
     }
-    state.requests.push({ operation, modelId, region: verified.region, accessKeyId: verified.accessKeyId, body: json, headers: req.headers });
+    const cache = operation.startsWith('converse') ? converseCachePoints(json, modelId) : claudeBreakpoints(json);
+    state.requests.push({ operation, modelId, region: verified.region, accessKeyId: verified.accessKeyId, body: json, headers: req.headers, breakpoints: cache.at });
+    if (cache.problems.length > 0) return sendError(res, 400, 'ValidationException', cache.problems.join('; '));
     if (throttled.has(verified.region)) return sendError(res, 429, 'ThrottlingException', 'Too many requests, please wait before trying again.');
     seq++;
     if (operation === 'invoke' && modelId.startsWith('amazon.titan-embed')) {

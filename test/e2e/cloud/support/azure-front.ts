@@ -7,10 +7,10 @@
  * one containing BLOCKED PROMPT gets Azure's 400 `content_filter`, one containing FILTERED
  * ANSWER a 200 cut short with `finish_reason: content_filter`.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { KitUpstream } from '../../../kit/fake-upstream.js';
-import { forward, forwardJson, readAll, sendJson } from './forward.js';
+import { startCloudFront, type CloudFront } from './cloud-front.js';
+import { forward, forwardJson, sendJson } from './forward.js';
 
 const SAFE = { filtered: false, severity: 'safe' };
 export const PROMPT_FILTER_RESULTS = [{ prompt_index: 0, content_filter_results: { hate: SAFE, self_harm: SAFE, sexual: SAFE, violence: SAFE, jailbreak: { filtered: false, detected: false } } }];
@@ -18,16 +18,9 @@ export const CHOICE_FILTER_RESULTS = { hate: SAFE, self_harm: SAFE, sexual: SAFE
 const FILTERED_RESULTS = { ...CHOICE_FILTER_RESULTS, violence: { filtered: true, severity: 'high' } };
 
 /** One call as received. */
-export interface AzureCall { path: string; auth: 'api-key' | 'entra'; body: Record<string, unknown>; query: Record<string, string> }
+export interface AzureCall { path: string; auth: 'api-key' | 'entra'; body: Record<string, unknown>; query: Record<string, string>; headers: IncomingHttpHeaders }
 
-export interface AzureFront {
-  readonly url: string;
-  readonly calls: AzureCall[];
-  readonly unauthenticated: number;
-  readonly violations: string[];
-  reset(): void;
-  close(): Promise<void>;
-}
+export type AzureFront = CloudFront<AzureCall>;
 
 function lastUserText(body: Record<string, unknown>): string {
   const messages = Array.isArray(body.messages) ? body.messages as Array<{ role?: string; content?: unknown }> : [];
@@ -36,10 +29,7 @@ function lastUserText(body: Record<string, unknown>): string {
 }
 
 /** Starts the resource; `acceptsToken` is the Entra authority's check, `apiKey` the resource key. */
-export async function startAzureFront(options: { apiKey?: string; acceptsToken?: (token: string) => boolean; openai: KitUpstream }): Promise<AzureFront> {
-  const calls: AzureCall[] = [];
-  const violations: string[] = [];
-  let unauthenticated = 0;
+export function startAzureFront(options: { apiKey?: string; acceptsToken?: (token: string) => boolean; openai: KitUpstream }): Promise<AzureFront> {
   const kitHeaders = { 'content-type': 'application/json', authorization: `Bearer ${options.openai.apiKey}` };
 
   const authOf = (req: IncomingMessage): AzureCall['auth'] | undefined => {
@@ -88,49 +78,31 @@ export async function startAzureFront(options: { apiKey?: string; acceptsToken?:
     });
   };
 
-  const server: Server = createServer((req, res) => {
-    void readAll(req).then(async (raw) => {
-      const url = new URL(req.url ?? '/', 'http://azure');
-      const bad = (why: string): void => {
-        violations.push(why);
-        sendJson(res, 400, { error: { code: 'BadRequest', message: why } });
-      };
-      const auth = authOf(req);
-      if (!auth) {
-        unauthenticated++;
-        return sendJson(res, 401, { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.' } });
-      }
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        return bad('body is not JSON');
-      }
-      calls.push({ path: url.pathname, auth, body, query: Object.fromEntries(url.searchParams) });
-      if (req.method === 'POST' && url.pathname === '/openai/v1/chat/completions') return chat(res, body, bad);
-      const embeddings = /^\/openai\/deployments\/([^/]+)\/embeddings$/.exec(url.pathname);
-      if (req.method === 'POST' && embeddings) {
-        if (!url.searchParams.get('api-version')) return bad('deployment routes need api-version');
-        const inputs = Array.isArray(body.input) ? body.input : [body.input];
-        const dims = typeof body.dimensions === 'number' ? body.dimensions : 3;
-        return sendJson(res, 200, {
-          object: 'list',
-          model: decodeURIComponent(embeddings[1]!),
-          data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: Array.from({ length: dims }, (_v, k) => Number(((index + 1) / 10 + k / 100).toFixed(4))) })),
-          usage: { prompt_tokens: 3 * inputs.length, total_tokens: 3 * inputs.length },
-        });
-      }
-      return bad(`no Azure OpenAI route ${req.method} ${url.pathname}`);
-    });
+  return startCloudFront<AzureCall>((why) => ({ error: { code: 'BadRequest', message: why } }), ({ req, res, raw, url, calls, bad, refuse }) => {
+    const auth = authOf(req);
+    if (!auth) {
+      return refuse({ error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.' } });
+    }
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return bad('body is not JSON');
+    }
+    calls.push({ path: url.pathname, auth, body, query: Object.fromEntries(url.searchParams), headers: req.headers });
+    if (req.method === 'POST' && url.pathname === '/openai/v1/chat/completions') return chat(res, body, bad);
+    const embeddings = /^\/openai\/deployments\/([^/]+)\/embeddings$/.exec(url.pathname);
+    if (req.method === 'POST' && embeddings) {
+      if (!url.searchParams.get('api-version')) return bad('deployment routes need api-version');
+      const inputs = Array.isArray(body.input) ? body.input : [body.input];
+      const dims = typeof body.dimensions === 'number' ? body.dimensions : 3;
+      return sendJson(res, 200, {
+        object: 'list',
+        model: decodeURIComponent(embeddings[1]!),
+        data: inputs.map((_, index) => ({ object: 'embedding', index, embedding: Array.from({ length: dims }, (_v, k) => Number(((index + 1) / 10 + k / 100).toFixed(4))) })),
+        usage: { prompt_tokens: 3 * inputs.length, total_tokens: 3 * inputs.length },
+      });
+    }
+    return bad(`no Azure OpenAI route ${req.method} ${url.pathname}`);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    get unauthenticated() { return unauthenticated; },
-    violations,
-    reset: () => { calls.length = 0; violations.length = 0; unauthenticated = 0; },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
 }

@@ -21,13 +21,13 @@ export function expectClean(front: AzureFront, kit: KitUpstream, auth: 'api-key'
   expect(front.calls.at(-1)?.auth).to.equal(auth);
 }
 
-/** A gateway process trusting the fake authority's certificate, as an operator's would. */
-export async function spawnEntraGateway(entra: EntraServer, front: AzureFront, extra: Record<string, string> = {}): Promise<TestGateway & { dir: string }> {
+/** A gateway process trusting the fake authority's certificate, as an operator's would (the repo config unless `configPath`). */
+export async function spawnEntraGateway(entra: EntraServer, front: AzureFront, extra: Record<string, string> = {}, configPath = resolve(process.cwd(), 'gateway.yaml')): Promise<TestGateway & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'gw-entra-'));
   const ca = join(dir, 'authority.pem');
   writeFileSync(ca, entra.cert);
   const port = await freePort();
-  const proc = await spawnGateway(resolve(process.cwd(), 'gateway.yaml'), port, TEST_KEY, {
+  const proc = await spawnGateway(configPath, port, TEST_KEY, {
     GATEWAY_API_KEYS: TEST_KEY,
     PORT: String(port),
     HOST: '127.0.0.1',

@@ -7,95 +7,67 @@
  * the Vertex request into the Developer API request it mirrors. Text embeddings (`:predict`)
  * are answered here.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { KitUpstream } from '../../../kit/fake-upstream.js';
-import { forward, readAll, sendJson } from './forward.js';
+import { claudeBreakpoints } from '../../../kit/bedrock/cache-points.js';
+import { startCloudFront, type CloudFront } from './cloud-front.js';
+import { forward, sendJson } from './forward.js';
 
 const ROUTE = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):([A-Za-z]+)$/;
 
-/** One Vertex call as received. */
-export interface VertexCall { project: string; location: string; publisher: string; model: string; method: string; host: string; body: Record<string, unknown> }
+/** One Vertex call as received; `breakpoints`: where a Claude body's cache_control blocks are (checked as Claude checks them). */
+export interface VertexCall { project: string; location: string; publisher: string; model: string; method: string; host: string; body: Record<string, unknown>; headers: IncomingHttpHeaders; breakpoints: string[] }
 
-export interface VertexFront {
-  readonly url: string;
-  /** Calls that carried a valid token. */
-  readonly calls: VertexCall[];
-  /** Calls refused for their token (401). */
-  readonly unauthenticated: number;
-  /** Requests Vertex would have refused for their shape. */
-  readonly violations: string[];
-  reset(): void;
-  close(): Promise<void>;
-}
+export type VertexFront = CloudFront<VertexCall>;
 
 /** Starts the front; `accepts` is the token endpoint's check. */
-export async function startVertexFront(options: { project: string; accepts: (token: string) => boolean; gemini: KitUpstream; anthropic: KitUpstream }): Promise<VertexFront> {
-  const calls: VertexCall[] = [];
-  const violations: string[] = [];
-  let unauthenticated = 0;
-  const server: Server = createServer((req, res) => {
-    void readAll(req).then((raw) => {
-      const url = new URL(req.url ?? '/', 'http://vertex');
-      const bad = (why: string): void => {
-        violations.push(why);
-        sendJson(res, 400, { error: { code: 400, message: why, status: 'INVALID_ARGUMENT' } });
-      };
-      const auth = req.headers.authorization ?? '';
-      if (!auth.startsWith('Bearer ') || !options.accepts(auth.slice(7))) {
-        unauthenticated++;
-        return sendJson(res, 401, { error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', status: 'UNAUTHENTICATED' } });
+export function startVertexFront(options: { project: string; accepts: (token: string) => boolean; gemini: KitUpstream; anthropic: KitUpstream }): Promise<VertexFront> {
+  return startCloudFront<VertexCall>((why) => ({ error: { code: 400, message: why, status: 'INVALID_ARGUMENT' } }), ({ req, res, raw, url, calls, bad, refuse }) => {
+    const auth = req.headers.authorization ?? '';
+    if (!auth.startsWith('Bearer ') || !options.accepts(auth.slice(7))) {
+      return refuse({ error: { code: 401, message: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.', status: 'UNAUTHENTICATED' } });
+    }
+    if (req.headers['x-goog-api-key']) return bad('an API key was sent along with the token');
+    const m = req.method === 'POST' ? ROUTE.exec(url.pathname) : null;
+    if (!m) return bad(`no Vertex route ${req.method} ${url.pathname}`);
+    const [, project, location, publisher, modelPath, method] = m as unknown as [string, string, string, string, string, string];
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      return bad('body is not JSON');
+    }
+    const model = decodeURIComponent(modelPath);
+    const cache = publisher === 'anthropic' ? claudeBreakpoints(body) : { at: [], problems: [] };
+    calls.push({ project, location, publisher, model, method, host: String(req.headers.host), body, headers: req.headers, breakpoints: cache.at });
+    if (cache.problems.length > 0) return bad(cache.problems.join('; '));
+    if (project !== options.project) return bad(`project ${project}`);
+    if (publisher === 'google' && (method === 'generateContent' || method === 'streamGenerateContent')) {
+      const stream = method === 'streamGenerateContent';
+      if (stream && url.searchParams.get('alt') !== 'sse') return bad('streamGenerateContent without alt=sse');
+      return forward(res, `${options.gemini.url}/v1beta/models/${encodeURIComponent(model)}:${method}${stream ? '?alt=sse' : ''}`, { 'content-type': 'application/json', 'x-goog-api-key': options.gemini.apiKey }, JSON.stringify(body));
+    }
+    if (publisher === 'google' && method === 'predict') return predict(res, body, bad);
+    if (publisher === 'anthropic' && (method === 'rawPredict' || method === 'streamRawPredict')) {
+      if ('model' in body) return bad('Claude on Vertex takes the model in the URL, not in the body');
+      if (body.anthropic_version !== 'vertex-2023-10-16') return bad(`anthropic_version ${String(body.anthropic_version)}`);
+      if ((body.stream === true) !== (method === 'streamRawPredict')) return bad(`stream ${String(body.stream)} on ${method}`);
+      const { anthropic_version: _v, ...rest } = body;
+      // Fine-grained tool streaming (`eager_input_streaming`, GA on every platform, Vertex
+      // included; the AI SDK sets it when streaming) is newer than the kit's Anthropic schema:
+      // checked here, then left out of what the kit validates.
+      if (Array.isArray(rest.tools)) {
+        rest.tools = (rest.tools as Array<Record<string, unknown>>).map(({ eager_input_streaming: eager, ...t }) => {
+          if (eager !== undefined && typeof eager !== 'boolean') bad('tools[].eager_input_streaming must be a boolean');
+          return t;
+        });
       }
-      if (req.headers['x-goog-api-key']) return bad('an API key was sent along with the token');
-      const m = req.method === 'POST' ? ROUTE.exec(url.pathname) : null;
-      if (!m) return bad(`no Vertex route ${req.method} ${url.pathname}`);
-      const [, project, location, publisher, modelPath, method] = m as unknown as [string, string, string, string, string, string];
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-      } catch {
-        return bad('body is not JSON');
-      }
-      const model = decodeURIComponent(modelPath);
-      calls.push({ project, location, publisher, model, method, host: String(req.headers.host), body });
-      if (project !== options.project) return bad(`project ${project}`);
-      if (publisher === 'google' && (method === 'generateContent' || method === 'streamGenerateContent')) {
-        const stream = method === 'streamGenerateContent';
-        if (stream && url.searchParams.get('alt') !== 'sse') return bad('streamGenerateContent without alt=sse');
-        return forward(res, `${options.gemini.url}/v1beta/models/${encodeURIComponent(model)}:${method}${stream ? '?alt=sse' : ''}`, { 'content-type': 'application/json', 'x-goog-api-key': options.gemini.apiKey }, JSON.stringify(body));
-      }
-      if (publisher === 'google' && method === 'predict') return predict(res, body, bad);
-      if (publisher === 'anthropic' && (method === 'rawPredict' || method === 'streamRawPredict')) {
-        if ('model' in body) return bad('Claude on Vertex takes the model in the URL, not in the body');
-        if (body.anthropic_version !== 'vertex-2023-10-16') return bad(`anthropic_version ${String(body.anthropic_version)}`);
-        if ((body.stream === true) !== (method === 'streamRawPredict')) return bad(`stream ${String(body.stream)} on ${method}`);
-        const { anthropic_version: _v, ...rest } = body;
-        // Fine-grained tool streaming (`eager_input_streaming`, GA on every platform, Vertex
-        // included; the AI SDK sets it when streaming) is newer than the kit's Anthropic schema:
-        // checked here, then left out of what the kit validates.
-        if (Array.isArray(rest.tools)) {
-          rest.tools = (rest.tools as Array<Record<string, unknown>>).map(({ eager_input_streaming: eager, ...t }) => {
-            if (eager !== undefined && typeof eager !== 'boolean') bad('tools[].eager_input_streaming must be a boolean');
-            return t;
-          });
-        }
-        const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': options.anthropic.apiKey, 'anthropic-version': '2023-06-01' };
-        if (typeof req.headers['anthropic-beta'] === 'string') headers['anthropic-beta'] = req.headers['anthropic-beta'];
-        return forward(res, `${options.anthropic.url}/v1/messages`, headers, JSON.stringify({ model, ...rest }));
-      }
-      return bad(`unknown method ${publisher}:${method}`);
-    });
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-api-key': options.anthropic.apiKey, 'anthropic-version': '2023-06-01' };
+      if (typeof req.headers['anthropic-beta'] === 'string') headers['anthropic-beta'] = req.headers['anthropic-beta'];
+      return forward(res, `${options.anthropic.url}/v1/messages`, headers, JSON.stringify({ model, ...rest }));
+    }
+    return bad(`unknown method ${publisher}:${method}`);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    get unauthenticated() { return unauthenticated; },
-    violations,
-    reset: () => { calls.length = 0; violations.length = 0; unauthenticated = 0; },
-    close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
-  };
 }
 
 /** Text embeddings `:predict`: one prediction per instance (deterministic values). */
