@@ -31,7 +31,7 @@ export interface ForwardedRequest { url: string; headers: IncomingHttpHeaders }
  * without the client's key. The provider's credentials are put on by the proxy engine as the
  * request goes (./forward-credentials.ts), once its body is known to the signers that need it.
  */
-export function forwardedRequest(plan: ProxyPlan, _method: string, rawUrl: string, headers: IncomingHttpHeaders, requestId: string): ForwardedRequest {
+export function forwardedRequest(plan: ProxyPlan, rawUrl: string, headers: IncomingHttpHeaders, requestId: string): ForwardedRequest {
   const path = upstreamPathOf(rawUrl, plan);
   if (!path.ok) {
     if (path.refusal === 'malformed') throw errors.invalidRequest('The request path is not a valid URL path (bad percent escape, or an encoded "/", "\\" or NUL).');

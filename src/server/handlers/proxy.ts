@@ -23,7 +23,7 @@ export function proxyHandler(route: CompiledRoute, shared: SharedServices): Midd
     const record = gw.record;
     record.provider = plan.provider;
     assertPassthroughAllowed(plan, gw.key, record.route ?? route.spec.file);
-    const forwarded = await forwardedRequest(plan, ctx.method, ctx.req.url ?? '/', ctx.req.headers, gw.requestId);
+    const forwarded = forwardedRequest(plan, ctx.req.url ?? '/', ctx.req.headers, gw.requestId);
     const charge = plan.chargeUsd ?? 0;
     const hold = gw.key ? openKeySpend(gw.key, gw.owner, shared) : undefined;
     if (hold && plan.chargeUsd !== undefined) await hold.reserve(charge, 0);
